@@ -1,0 +1,12 @@
+# vnsim_add_test(NAME SOURCES... LIBS ...): one GoogleTest executable whose
+# tests ctest runs one per process. SimGrid allows a single s4u::Engine per
+# process, so every test must run alone; we apply the same rule everywhere.
+function(vnsim_add_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+  gtest_discover_tests(${name}
+    PROPERTIES TIMEOUT 300
+    DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,21 @@
+#pragma once
+// Whether a job can ever run on a cluster. A job that cannot is rejected at
+// submission with the reason this returns, never silently dropped.
+#include <optional>
+#include <string>
+
+#include "vnsim/core/cluster.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/job_spec.hpp"
+#include "vnsim/core/model_catalog.hpp"
+
+namespace vnsim {
+
+// nullopt when the job fits an empty cluster; otherwise a one-line reason,
+// e.g. "requests 256 GPUs, cluster has 128", "unknown model 'foo'",
+// "GPU type 'Z100' not in cluster", "needs 40.0 GiB per GPU, largest allowed
+// GPU (K80) has 12.0 GiB", "iterations must be > 0".
+std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
+                                          const ModelCatalog& models);
+
+}  // namespace vnsim

@@ -1,0 +1,50 @@
+#pragma once
+// JobRecord: what happened to one job, written as a row of jobs.csv. The
+// simulator and the real executor both fill these, so both produce the same
+// outputs (docs/OUTPUTS.md).
+#include <string>
+#include <vector>
+
+#include "vnsim/core/cluster.hpp"
+#include "vnsim/core/job_spec.hpp"
+
+namespace vnsim {
+
+enum class FinalState { Completed, Rejected };
+const char* to_string(FinalState s);
+
+struct JobRecord {
+  std::string id;
+  double submit_s = 0;
+  double start_s = -1;   // first start; -1 if never started
+  double finish_s = -1;  // -1 if never finished
+  int requested_gpus = 0;
+  std::vector<GpuId> gpus;  // last allocation, sorted
+  FinalState state = FinalState::Rejected;
+  std::string reason;       // why rejected; "" when completed
+  int restarts = 0;         // preemptions/resizes that restarted the job
+  std::string model;
+  long long iterations = 0;
+  double gpu_seconds = 0;   // GPU-time held (attained service)
+
+  double wait_s() const { return start_s >= 0 ? start_s - submit_s : -1; }
+  double jct_s() const { return finish_s >= 0 ? finish_s - submit_s : -1; }
+};
+
+struct RunInfo {  // facts about the run itself, for summary.json
+  std::string policy;
+  std::string cluster;
+  std::string trace;
+  unsigned long long seed = 0;
+  double wall_s = 0;
+  double peak_rss_mb = 0;
+  double scheduler_wall_s = 0;
+  int total_gpus = 0;
+};
+
+// jobs.csv: one row per job, Batsim column names where the meaning matches.
+void write_jobs_csv(const std::string& path, const std::vector<JobRecord>& jobs);
+// summary.json: JCT statistics, makespan, utilisation, counts, run facts.
+void write_summary_json(const std::string& path, const std::vector<JobRecord>& jobs, const RunInfo& info);
+
+}  // namespace vnsim

@@ -1,0 +1,31 @@
+#pragma once
+// JobSpec: one training job as submitted. Trace readers produce these; the
+// simulator and the real executor consume them.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace vnsim {
+
+enum class TraceStatus { Unknown, Pass, Killed, Failed };
+const char* to_string(TraceStatus s);
+TraceStatus trace_status_from_string(const std::string& s);  // throws InputError
+
+struct JobSpec {
+  std::string id;
+  double submit_s = 0;           // seconds from the trace's first submission
+  std::string model;             // ModelCatalog name
+  int gpus = 1;                  // requested GPUs (P)
+  int virtual_nodes = 0;         // V (VirtualFlow); 0 in input means "= gpus"
+  int global_batch = 0;          // samples per optimizer step
+  std::int64_t iterations = 0;   // total work, optimizer steps
+  std::optional<std::string> gpu_type;  // constraint: run only on this type
+  TraceStatus status = TraceStatus::Unknown;
+  double trace_duration_s = -1;  // run time recorded by the trace, -1 if none
+  std::string vc;                // virtual cluster / tenant, "" if none
+  std::string user;
+
+  int effective_virtual_nodes() const { return virtual_nodes > 0 ? virtual_nodes : gpus; }
+};
+
+}  // namespace vnsim

@@ -1,0 +1,103 @@
+#pragma once
+// The policy interface. A policy sees what the cluster and the queues look
+// like now and answers with decisions. It never reads wall-clock time and
+// includes no SimGrid, CUDA or MPI header, so the same object drives the
+// simulator and the real executor.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "vnsim/core/cluster.hpp"
+#include "vnsim/core/job_spec.hpp"
+#include "vnsim/core/perf_model.hpp"
+#include "vnsim/core/topology.hpp"
+
+namespace vnsim {
+
+using JobIndex = std::size_t;  // index of the job in the run's job list
+
+// Which GPUs are free right now, with per-node counts for fast placement.
+class ClusterView {
+ public:
+  ClusterView(const Cluster& cluster, const Topology& topology);
+
+  const Cluster& cluster() const { return cluster_; }
+  const Topology& topology() const { return topology_; }
+  bool is_free(GpuId g) const { return owner_[g] < 0; }
+  int free_on_node(NodeId n) const { return free_per_node_[n]; }
+  int free_total() const { return free_total_; }
+  // Free GPUs of one node, ascending.
+  std::vector<GpuId> free_gpus_on_node(NodeId n) const;
+
+  // Engine side: keep the view in sync. Throws std::logic_error when a GPU is
+  // already taken (over-commitment is a bug, never silently allowed).
+  void allocate(const std::vector<GpuId>& gpus, JobIndex job);
+  void release(const std::vector<GpuId>& gpus, JobIndex job);
+
+ private:
+  const Cluster& cluster_;
+  const Topology& topology_;
+  std::vector<long long> owner_;  // job index, or -1 when free
+  std::vector<int> free_per_node_;
+  int free_total_ = 0;
+};
+
+struct QueuedJob {
+  JobIndex index;
+  const JobSpec* spec;
+  double attained_gpu_s = 0;      // GPU-seconds received so far (before a preemption)
+  double estimated_remaining_s = -1;  // -1 when unknown
+};
+
+struct RunningJob {
+  JobIndex index;
+  const JobSpec* spec;
+  Placement placement;
+  double start_s = 0;
+  double attained_gpu_s = 0;
+  double estimated_remaining_s = -1;
+};
+
+struct SchedulerInput {
+  double now_s = 0;  // simulated or executor time, never wall-clock
+  const ClusterView* view = nullptr;
+  std::vector<QueuedJob> queued;    // in submission order
+  std::vector<RunningJob> running;
+};
+
+struct StartJob {
+  JobIndex job;
+  Placement placement;
+};
+struct PreemptJob {
+  JobIndex job;
+};
+struct ResizeJob {
+  JobIndex job;
+  Placement placement;
+};
+struct RejectJob {
+  JobIndex job;
+  std::string reason;
+};
+using Decision = std::variant<StartJob, PreemptJob, ResizeJob, RejectJob>;
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual std::string name() const = 0;
+  // Called on arrivals, completions and timers. Decisions are applied in
+  // order; a StartJob must only use GPUs free in the view.
+  virtual std::vector<Decision> decide(const SchedulerInput& input) = 0;
+  // Round-based policies return the next time they want to be called.
+  virtual std::optional<double> next_timer_s(double /*now_s*/) const { return std::nullopt; }
+};
+
+// Builds a policy by name ("fifo"); throws InputError for unknown names.
+std::unique_ptr<Policy> make_policy(const std::string& name);
+std::vector<std::string> policy_names();
+
+}  // namespace vnsim

@@ -1,0 +1,39 @@
+#pragma once
+// Trace reading: every reader turns its format into JobSpecs, reports each
+// row it cannot use as "file:line: reason", and never crashes on bad input.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "vnsim/core/job_spec.hpp"
+
+namespace vnsim {
+
+enum class BadRowPolicy { Skip, Fail };
+
+struct TraceIssue {
+  std::string file;
+  long line = 0;
+  std::string reason;
+  std::string message() const { return file + ":" + std::to_string(line) + ": " + reason; }
+};
+
+// Rules that turn trace rows into runnable jobs (docs/TRACES.md).
+struct JobConstruction {
+  std::uint64_t seed = 1;          // model assignment and any other random choice
+  std::string cluster_preset;      // cluster on which a trace duration is "alone" run time
+};
+
+struct TraceReadResult {
+  std::vector<JobSpec> jobs;        // sorted stably by submit time, submit of first = 0
+  std::vector<TraceIssue> skipped;  // rows dropped, each with its reason
+  std::string format;               // format name actually used
+};
+
+// Format names: "pollux-philly", "pollux-workload", "jsonl".
+std::vector<std::string> trace_format_names();
+// Looks at the first non-empty line; throws InputError when unrecognised.
+std::string detect_trace_format(const std::string& path);
+
+}  // namespace vnsim
