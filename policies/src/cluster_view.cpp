@@ -38,7 +38,8 @@ void ClusterView::allocate(const std::vector<GpuId>& gpus, JobIndex job) {
 void ClusterView::release(const std::vector<GpuId>& gpus, JobIndex job) {
   for (GpuId g : gpus)
     if (owner_.at(g) != static_cast<long long>(job))
-      throw std::logic_error("release: GPU " + std::to_string(g) + " is not held by job " + std::to_string(job));
+      throw std::logic_error("release: GPU " + std::to_string(g) + " is not held by job " +
+                             std::to_string(job));
   for (GpuId g : gpus) {
     owner_[g] = -1;
     ++free_per_node_[cluster_.gpu(g).node];

@@ -40,11 +40,17 @@ struct RunInfo {  // facts about the run itself, for summary.json
   double peak_rss_mb = 0;
   double scheduler_wall_s = 0;
   int total_gpus = 0;
+  std::string simgrid_version;  // filled by the caller (core never includes SimGrid)
+  std::string vnsim_version;    // filled by the caller (the CLI knows its build version)
 };
 
 // jobs.csv: one row per job, Batsim column names where the meaning matches.
 void write_jobs_csv(const std::string& path, const std::vector<JobRecord>& jobs);
 // summary.json: JCT statistics, makespan, utilisation, counts, run facts.
 void write_summary_json(const std::string& path, const std::vector<JobRecord>& jobs, const RunInfo& info);
+// run.json: the facts that differ from run to run (wall time, peak RSS,
+// scheduler time), kept out of summary.json so that file is byte-for-byte
+// reproducible.
+void write_run_json(const std::string& path, const RunInfo& info);
 
 }  // namespace vnsim

@@ -1,0 +1,156 @@
+// Fidelity vs cost of macro-iterations (docs/PERFORMANCE.md,
+// "Macro-iterations: fidelity vs cost"). Replays a fixed, seeded workload of
+// multi-node jobs under heavy uplink contention with M macro-iterations per
+// job and prints mean per-iteration time, mean JCT, makespan and wall time.
+// M = 0 simulates every iteration (k = 1): the reference. SimGrid allows one
+// engine per process, so run one M per process:
+//   for m in 0 1 3 10 30 100; do build/bench/macro_iterations $m; done
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "vnsim/core/perf_model.hpp"
+#include "vnsim/core/units.hpp"
+#include "vnsim/sim/replay.hpp"
+
+namespace {
+
+using namespace vnsim;
+
+constexpr int kNodesPerRack = 8;
+
+// 2 racks x 8 nodes x 8 GPUs, 100 Gb/s NIC per node, uplinks oversubscribed
+// 4:1, so rings that cross racks fight over the uplinks.
+ClusterSpec bench_cluster() {
+  ClusterSpec spec;
+  spec.name = "bench-2rack";
+  spec.link_efficiency = 1.0;
+  const std::string type = GpuCatalog::builtin().reference();
+  for (int r = 0; r < 2; ++r) {
+    RackSpec rack;
+    rack.name = "r" + std::to_string(r);
+    rack.oversubscription = 4.0;
+    rack.uplink_latency_s = units::us_to_s(1);
+    for (int n = 0; n < kNodesPerRack; ++n) {
+      NodeSpec node;
+      node.name = rack.name + "n" + std::to_string(n);
+      node.gpu_types.assign(8, type);
+      node.intra = IntraNodeLink{IntraLinkKind::NVLink, 300e9, units::us_to_s(0.5)};
+      node.nic_bandwidth_Bps = units::gbps_to_Bps(100);
+      node.nic_latency_s = units::us_to_s(1);
+      rack.nodes.push_back(node);
+    }
+    spec.racks.push_back(rack);
+  }
+  return spec;
+}
+
+// Fixed seed: 16/32/64-GPU jobs (weights 50/35/15), 100-1000 iterations,
+// a builtin model chosen uniformly, Poisson arrivals.
+std::vector<JobSpec> bench_workload(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const ModelCatalog& models = ModelCatalog::builtin();
+  const std::vector<std::string> names = models.names();
+  std::discrete_distribution<int> size_pick({50, 35, 15});
+  std::uniform_int_distribution<long long> iters(100, 1000);
+  std::uniform_int_distribution<std::size_t> model_pick(0, names.size() - 1);
+  std::exponential_distribution<double> gap(1.0 / 40.0);
+  std::vector<JobSpec> jobs;
+  double t = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    JobSpec j;
+    j.id = "b" + std::to_string(i);
+    j.submit_s = t;
+    j.gpus = 16 << size_pick(rng);
+    j.virtual_nodes = j.gpus;
+    j.iterations = iters(rng);
+    const ModelParams& m = models.at(names[model_pick(rng)]);
+    j.model = m.name;
+    j.global_batch = j.gpus * m.default_local_batch;
+    jobs.push_back(j);
+    t += gap(rng);
+  }
+  return jobs;
+}
+
+// FIFO that spreads each job over whole nodes alternating between racks, so
+// every ring crosses the oversubscribed uplinks (worst case for contention).
+class SpreadFifo : public Policy {
+ public:
+  explicit SpreadFifo(const Cluster& c) {
+    for (const GpuInfo& g : c.gpus()) order_.push_back(g.id);
+    auto key = [&](GpuId g) {
+      const GpuInfo& x = c.gpu(g);
+      return std::make_tuple(x.node % kNodesPerRack, x.rack,
+                             x.local_index);  // node index inside its rack first
+    };
+    std::sort(order_.begin(), order_.end(), [&](GpuId a, GpuId b) { return key(a) < key(b); });
+  }
+  std::string name() const override { return "spread-fifo"; }
+  std::vector<Decision> decide(const SchedulerInput& in) override {
+    if (in.queued.empty()) return {};
+    const QueuedJob& head = in.queued.front();
+    std::vector<GpuId> take;
+    for (GpuId g : order_)
+      if (in.view->is_free(g) && static_cast<int>(take.size()) < head.spec->gpus) take.push_back(g);
+    if (static_cast<int>(take.size()) < head.spec->gpus) return {};
+    return {StartJob{head.index, spread_virtual_nodes(take, head.spec->effective_virtual_nodes())}};
+  }
+
+ private:
+  std::vector<GpuId> order_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s M [jobs=300] [seed=42]   (M = 0: every iteration simulated)\n", argv[0]);
+    return 2;
+  }
+  const int m = std::atoi(argv[1]);
+  const std::size_t count = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 300;
+  const std::uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42;
+
+  const Cluster cluster(bench_cluster());
+  const std::vector<JobSpec> jobs = bench_workload(count, seed);
+  SpreadFifo policy(cluster);
+  ReplayOptions opts;
+  opts.macro_iterations = m;
+  const auto t0 = std::chrono::steady_clock::now();
+  const ReplayResult r =
+      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // The idle-network time of each job's own placement: what contention adds to.
+  const Topology topo(cluster);
+  double iter_sum = 0, idle_sum = 0, jct_sum = 0;
+  std::size_t done = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobRecord& rec = r.jobs[i];
+    if (rec.state != FinalState::Completed) continue;
+    ++done;
+    iter_sum += (rec.finish_s - rec.start_s) / static_cast<double>(rec.iterations);
+    jct_sum += rec.jct_s();
+    std::vector<GpuId> ring;
+    for (const AllocationEvent& e : r.allocations)
+      if (e.job == i && e.taken) ring = e.gpus;
+    idle_sum +=
+        iteration_time(topo, GpuCatalog::builtin(), ModelCatalog::builtin().at(jobs[i].model),
+                       spread_virtual_nodes(ring, jobs[i].effective_virtual_nodes()), jobs[i].global_batch)
+            .total_s;
+  }
+  if (done == 0) {
+    std::fprintf(stderr, "no job completed\n");
+    return 1;
+  }
+  std::printf(
+      "M=%d jobs=%zu completed=%zu mean_iter_s=%.6f idle_iter_s=%.6f mean_jct_s=%.3f makespan_s=%.3f "
+      "wall_s=%.2f\n",
+      m, jobs.size(), done, iter_sum / done, idle_sum / done, jct_sum / done, r.simulated_end_s, wall);
+  return 0;
+}

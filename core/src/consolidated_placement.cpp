@@ -1,0 +1,114 @@
+#include "vnsim/core/consolidated_placement.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace vnsim {
+namespace {
+
+// The free, type-matching GPUs of every node, stored back to back: node n
+// owns pool[start[n], start[n + 1]). One buffer instead of one per node,
+// because this runs for every placement attempt of a replay.
+struct FreePool {
+  std::vector<GpuId> pool;
+  std::vector<int> start;
+  int free_on(NodeId n) const { return start[n + 1] - start[n]; }
+};
+
+bool has_type(const Cluster& cluster, NodeId n, const std::string& type) {
+  const NodeInfo& node = cluster.node(n);
+  for (GpuId g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g)
+    if (cluster.gpu(g).type == type) return true;
+  return false;
+}
+
+// Nodes by most free GPUs first, ties by lower index: the fewest nodes that
+// reach `count`.
+void sort_most_free_first(std::vector<NodeId>& nodes, const FreePool& free) {
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [&](NodeId a, NodeId b) { return free.free_on(a) > free.free_on(b); });
+}
+
+// Takes GPUs node by node in the given order, lowest GPU ids first inside the
+// last, partially used node.
+std::vector<GpuId> take(const std::vector<NodeId>& order, const FreePool& free, int count) {
+  std::vector<GpuId> chosen;
+  chosen.reserve(count);
+  for (NodeId n : order) {
+    const int want = std::min(free.free_on(n), count - static_cast<int>(chosen.size()));
+    chosen.insert(chosen.end(), free.pool.begin() + free.start[n], free.pool.begin() + free.start[n] + want);
+    if (static_cast<int>(chosen.size()) == count) break;
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+}  // namespace
+
+std::optional<std::vector<GpuId>> find_consolidated_gpus(
+    const Cluster& cluster, const std::function<std::vector<GpuId>(NodeId)>& free_gpus_on_node, int count,
+    const std::optional<std::string>& gpu_type) {
+  if (count <= 0) throw std::invalid_argument("find_consolidated_gpus: count must be positive");
+  const int node_count = cluster.node_count();
+  FreePool free;
+  free.pool.reserve(cluster.gpu_count());
+  free.start.resize(node_count + 1);
+
+  // (1) The first node that fits wins, so the scan stops there; otherwise it
+  // has gathered every node's free GPUs for steps (2) and (3).
+  for (NodeId n = 0; n < node_count; ++n) {
+    free.start[n] = static_cast<int>(free.pool.size());
+    if (gpu_type && !has_type(cluster, n, *gpu_type)) continue;  // skip the callback's allocation
+    for (GpuId g : free_gpus_on_node(n))
+      if (!gpu_type || cluster.gpu(g).type == *gpu_type) free.pool.push_back(g);
+    if (static_cast<int>(free.pool.size()) - free.start[n] >= count) {
+      std::vector<GpuId> chosen(free.pool.begin() + free.start[n], free.pool.begin() + free.start[n] + count);
+      std::sort(chosen.begin(), chosen.end());
+      return chosen;
+    }
+  }
+  free.start[node_count] = static_cast<int>(free.pool.size());
+  if (static_cast<int>(free.pool.size()) < count) return std::nullopt;
+
+  std::vector<std::vector<NodeId>> rack_nodes(cluster.rack_count());
+  std::vector<int> rack_free(cluster.rack_count(), 0);
+  for (NodeId n = 0; n < node_count; ++n) {
+    if (free.free_on(n) == 0) continue;
+    rack_nodes[cluster.node(n).rack].push_back(n);
+    rack_free[cluster.node(n).rack] += free.free_on(n);
+  }
+
+  // (2) The lowest-index rack that can hold the job alone.
+  for (RackId r = 0; r < cluster.rack_count(); ++r) {
+    if (rack_free[r] < count) continue;
+    sort_most_free_first(rack_nodes[r], free);
+    return take(rack_nodes[r], free, count);
+  }
+
+  // (3) Across racks, fullest-free racks first.
+  std::vector<RackId> racks(cluster.rack_count());
+  std::iota(racks.begin(), racks.end(), 0);
+  std::stable_sort(racks.begin(), racks.end(), [&](RackId a, RackId b) { return rack_free[a] > rack_free[b]; });
+  std::vector<NodeId> order;
+  for (RackId r : racks) {
+    sort_most_free_first(rack_nodes[r], free);
+    order.insert(order.end(), rack_nodes[r].begin(), rack_nodes[r].end());
+  }
+  return take(order, free, count);
+}
+
+std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
+                                                                      const std::optional<std::string>& gpu_type) {
+  return find_consolidated_gpus(
+      cluster,
+      [&cluster](NodeId n) {
+        const NodeInfo& node = cluster.node(n);
+        std::vector<GpuId> all(node.gpu_count);
+        std::iota(all.begin(), all.end(), node.first_gpu);
+        return all;
+      },
+      count, gpu_type);
+}
+
+}  // namespace vnsim

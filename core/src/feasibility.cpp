@@ -1,0 +1,69 @@
+#include "vnsim/core/feasibility.hpp"
+
+#include <cstdio>
+
+#include "vnsim/core/units.hpp"
+
+namespace vnsim {
+namespace {
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", bytes / units::gib_to_bytes(1));
+  return buf;
+}
+
+// The GPU type whose memory bounds the job: its constraint, or else the
+// largest-memory type of the cluster that the catalog knows.
+const GpuType* memory_bounding_type(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus) {
+  if (job.gpu_type) return gpus.find(*job.gpu_type);
+  const GpuType* best = nullptr;
+  for (const auto& name : cluster.gpu_types()) {  // sorted, so ties resolve deterministically
+    const GpuType* t = gpus.find(name);
+    if (t && (!best || t->memory_bytes > best->memory_bytes)) best = t;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
+                                          const ModelCatalog& models) {
+  if (job.id.empty()) return "job id is empty";
+  if (job.gpus < 1) return "requests " + std::to_string(job.gpus) + " GPUs, must be >= 1";
+  if (job.virtual_nodes != 0 && job.virtual_nodes < job.gpus) {
+    return "virtual_nodes (" + std::to_string(job.virtual_nodes) + ") must be >= gpus (" +
+           std::to_string(job.gpus) + ")";
+  }
+  if (job.iterations <= 0) return "iterations must be > 0";
+  if (job.global_batch <= 0) return "global_batch must be > 0";
+  const ModelParams* model = models.find(job.model);
+  if (!model) return "unknown model '" + job.model + "'";
+
+  if (job.gpu_type) {
+    const std::string& type = *job.gpu_type;
+    if (!gpus.find(type)) return "unknown GPU type '" + type + "'";
+    const int available = cluster.gpu_count_of_type(type);
+    if (available == 0) return "GPU type '" + type + "' not in cluster";
+    if (job.gpus > available) {
+      return "requests " + std::to_string(job.gpus) + " GPUs of type " + type + ", cluster has " +
+             std::to_string(available);
+    }
+  } else if (job.gpus > cluster.gpu_count()) {
+    return "requests " + std::to_string(job.gpus) + " GPUs, cluster has " +
+           std::to_string(cluster.gpu_count());
+  }
+
+  const GpuType* bound = memory_bounding_type(job, cluster, gpus);
+  if (!bound) return "no GPU type of the cluster is in the GPU catalog";
+  // Virtual nodes run one after another, so a GPU holds one micro-batch at a time.
+  const double micro_batch = static_cast<double>(job.global_batch) / job.effective_virtual_nodes();
+  const double needed = model->memory_needed_bytes(micro_batch);
+  if (needed > bound->memory_bytes) {
+    return "needs " + gib(needed) + " GiB per GPU, largest allowed GPU (" + bound->name + ") has " +
+           gib(bound->memory_bytes) + " GiB";
+  }
+  return std::nullopt;
+}
+
+}  // namespace vnsim

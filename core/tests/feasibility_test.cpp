@@ -1,0 +1,166 @@
+// why_infeasible: one test per reason, on a 4-GPU cluster (2 T4 + 2 K80 of
+// the built-in catalog) and a model whose memory is easy to count by hand:
+// 1 GiB of weights and state plus 1 GiB per sample.
+#include "vnsim/core/feasibility.hpp"
+
+#include <gtest/gtest.h>
+
+namespace vnsim {
+namespace {
+
+ClusterSpec mixed_spec() {
+  ClusterSpec spec;
+  spec.name = "feasibility-test";
+  RackSpec rack;
+  rack.name = "r0";
+  for (const char* type : {"T4", "K80"}) {
+    NodeSpec node;
+    node.name = std::string("node-") + type;
+    node.gpu_types = {type, type};
+    node.intra = {IntraLinkKind::PCIe, 10e9, 1e-6};
+    node.nic_bandwidth_Bps = 1.25e9;
+    rack.nodes.push_back(node);
+  }
+  spec.racks.push_back(rack);
+  return spec;
+}
+
+ModelCatalog gib_model() {
+  return ModelCatalog::parse(R"({"models": {"m": {"alpha_compute_s": 0.1, "beta_compute_s": 0.01,
+      "gradient_bytes": 1e6, "weight_state_bytes": 1073741824, "memory_per_sample_bytes": 1073741824,
+      "min_local_batch": 1, "max_local_batch": 15, "default_local_batch": 8, "initial_batch": 8,
+      "max_global_batch": 64, "overlap_gamma": 1}}})",
+                             "test-models");
+}
+
+class Feasibility : public ::testing::Test {
+ protected:
+  // Fits: 2 GPUs, micro-batch 8 / 2 = 4 samples -> 5 GiB.
+  JobSpec job() const {
+    JobSpec j;
+    j.id = "j1";
+    j.model = "m";
+    j.gpus = 2;
+    j.global_batch = 8;
+    j.iterations = 100;
+    return j;
+  }
+  std::optional<std::string> why(const JobSpec& j) const {
+    return why_infeasible(j, cluster, GpuCatalog::builtin(), models);
+  }
+
+  Cluster cluster{mixed_spec()};
+  ModelCatalog models = gib_model();
+};
+
+TEST_F(Feasibility, FittingJobHasNoReason) {
+  EXPECT_EQ(why(job()), std::nullopt);
+}
+
+TEST_F(Feasibility, EmptyId) {
+  JobSpec j = job();
+  j.id = "";
+  EXPECT_EQ(why(j), "job id is empty");
+}
+
+TEST_F(Feasibility, NoGpus) {
+  JobSpec j = job();
+  j.gpus = 0;
+  EXPECT_EQ(why(j), "requests 0 GPUs, must be >= 1");
+}
+
+TEST_F(Feasibility, FewerVirtualNodesThanGpus) {
+  JobSpec j = job();
+  j.virtual_nodes = 1;
+  EXPECT_EQ(why(j), "virtual_nodes (1) must be >= gpus (2)");
+  j.virtual_nodes = 0;  // unset means V = gpus
+  EXPECT_EQ(why(j), std::nullopt);
+}
+
+TEST_F(Feasibility, NoIterations) {
+  JobSpec j = job();
+  j.iterations = 0;
+  EXPECT_EQ(why(j), "iterations must be > 0");
+}
+
+TEST_F(Feasibility, NoGlobalBatch) {
+  JobSpec j = job();
+  j.global_batch = 0;
+  EXPECT_EQ(why(j), "global_batch must be > 0");
+}
+
+TEST_F(Feasibility, UnknownModel) {
+  JobSpec j = job();
+  j.model = "foo";
+  EXPECT_EQ(why(j), "unknown model 'foo'");
+}
+
+TEST_F(Feasibility, UnknownGpuType) {
+  JobSpec j = job();
+  j.gpu_type = "Z100";
+  EXPECT_EQ(why(j), "unknown GPU type 'Z100'");
+}
+
+TEST_F(Feasibility, GpuTypeNotInCluster) {
+  JobSpec j = job();
+  j.gpu_type = "A100";
+  EXPECT_EQ(why(j), "GPU type 'A100' not in cluster");
+}
+
+TEST_F(Feasibility, TooManyGpusOfTheType) {
+  JobSpec j = job();
+  j.gpu_type = "T4";
+  j.gpus = 3;
+  EXPECT_EQ(why(j), "requests 3 GPUs of type T4, cluster has 2");
+}
+
+TEST_F(Feasibility, TooManyGpus) {
+  JobSpec j = job();
+  j.gpus = 5;
+  EXPECT_EQ(why(j), "requests 5 GPUs, cluster has 4");
+  j.gpus = 4;
+  EXPECT_EQ(why(j), std::nullopt);
+}
+
+TEST_F(Feasibility, MicroBatchLargerThanTheLargestGpu) {
+  // 32 / 2 = 16 samples -> 17 GiB; the largest type in the cluster is the
+  // 16 GiB T4.
+  JobSpec j = job();
+  j.global_batch = 32;
+  EXPECT_EQ(why(j), "needs 17.0 GiB per GPU, largest allowed GPU (T4) has 16.0 GiB");
+  // Twice the virtual nodes halve the micro-batch: 8 samples -> 9 GiB.
+  j.virtual_nodes = 4;
+  EXPECT_EQ(why(j), std::nullopt);
+}
+
+TEST_F(Feasibility, MemoryIsCheckedOnTheConstrainedType) {
+  // 24 / 2 = 12 samples -> 13 GiB: fits a T4, not a 12 GiB K80.
+  JobSpec j = job();
+  j.global_batch = 24;
+  j.gpu_type = "K80";
+  EXPECT_EQ(why(j), "needs 13.0 GiB per GPU, largest allowed GPU (K80) has 12.0 GiB");
+  j.gpu_type = "T4";
+  EXPECT_EQ(why(j), std::nullopt);
+}
+
+// memory_per_sample_bytes is derived so that the largest profiled local
+// batch fills the 16 GiB reference GPU less a 1 GiB reserve: 15 GiB, which
+// fits a T4 but not a 12 GiB K80.
+TEST_F(Feasibility, BuiltinModelsAtTheirLargestLocalBatchFitT4NotK80) {
+  for (const auto& name : ModelCatalog::builtin().names()) {
+    const ModelParams& m = ModelCatalog::builtin().at(name);
+    JobSpec j = job();
+    j.model = name;
+    j.global_batch = 2 * m.max_local_batch;
+    j.gpu_type = "T4";
+    EXPECT_EQ(why_infeasible(j, cluster, GpuCatalog::builtin(), ModelCatalog::builtin()), std::nullopt)
+        << name;
+    j.gpu_type = "K80";
+    EXPECT_EQ(why_infeasible(j, cluster, GpuCatalog::builtin(), ModelCatalog::builtin()),
+              "needs 15.0 GiB per GPU, largest allowed GPU (K80) has 12.0 GiB")
+        << name;
+  }
+}
+
+}  // namespace
+}  // namespace vnsim

@@ -1,0 +1,51 @@
+// vnsim command-line entry point: dispatches sub-commands and turns every
+// input error into one clear line on stderr and exit code 2.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "replay_command.hpp"
+#include "vnsim/core/cluster_spec.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy.hpp"
+#include "vnsim/sim/version.hpp"
+
+namespace {
+
+void print_help() {
+  std::printf("vnsim %s: discrete-event simulator of GPU clusters for deep-learning training\n\n", VNSIM_VERSION);
+  std::printf("usage:\n  %s  vnsim version\n  vnsim help\n\n", vnsim::cli::replay_usage());
+  std::printf("cluster presets:");
+  for (const auto& p : vnsim::cluster_preset_names()) std::printf(" %s", p.c_str());
+  std::printf("\npolicies:");
+  for (const auto& p : vnsim::policy_names()) std::printf(" %s", p.c_str());
+  std::printf("\ndocs: docs/CLUSTER_SPEC.md, docs/TRACES.md, docs/OUTPUTS.md\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    print_help();
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "version" || command == "--version") {
+      std::printf("vnsim %s (%s)\n", VNSIM_VERSION, vnsim::simgrid_version().c_str());
+      return 0;
+    }
+    if (command == "replay") return vnsim::cli::run_replay_command(args);
+    std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n", command.c_str());
+    return 2;
+  } catch (const vnsim::InputError& e) {
+    std::fprintf(stderr, "vnsim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vnsim: internal error: %s\n", e.what());
+    return 1;
+  }
+}

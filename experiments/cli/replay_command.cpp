@@ -1,0 +1,150 @@
+// `vnsim replay`: trace in, jobs.csv + summary.json + run.json out.
+#include "replay_command.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "args.hpp"
+#include "progress_bar.hpp"
+#include "vnsim/core/cluster.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/policies/policy.hpp"
+#include "vnsim/sim/replay.hpp"
+#include "vnsim/sim/version.hpp"
+#include "vnsim/traces/readers.hpp"
+#include "vnsim/traces/synthetic_philly.hpp"
+#include "vnsim/traces/work_assignment.hpp"
+
+namespace vnsim::cli {
+namespace {
+
+// Published arrival rate of the Pollux-derived Philly trace (traces.md §2.2).
+constexpr double kPhillyJobsPerHour = 31.5;
+constexpr long long kDefaultSyntheticJobs = 5000;
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;  // ru_maxrss is KiB on Linux
+}
+
+struct LoadedTrace {
+  std::vector<JobSpec> jobs;
+  std::vector<TraceIssue> skipped;
+  std::string description;
+};
+
+LoadedTrace load_jobs(const std::string& trace, const std::string& format, BadRowPolicy bad_rows,
+                      const Cluster& cluster, std::uint64_t seed) {
+  LoadedTrace out;
+  const std::string synthetic = "synthetic";
+  if (trace.rfind(synthetic, 0) == 0) {
+    long long n = kDefaultSyntheticJobs;
+    if (trace.size() > synthetic.size()) {
+      if (trace[synthetic.size()] != ':')
+        throw InputError("--trace: write 'synthetic' or 'synthetic:N', got '" + trace + "'");
+      n = parse_integer("--trace synthetic:N", trace.substr(synthetic.size() + 1), 1);
+    }
+    out.jobs = generate_philly_like(static_cast<std::size_t>(n), kPhillyJobsPerHour, seed);
+    assign_work(out.jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), seed);
+    out.description = "synthetic philly-like, " + std::to_string(n) + " jobs, seed " + std::to_string(seed);
+    return out;
+  }
+  TraceReadResult r = read_trace(trace, format, bad_rows);
+  assign_work(r.jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), seed);
+  out.jobs = std::move(r.jobs);
+  out.skipped = std::move(r.skipped);
+  out.description = trace + " (" + r.format + ")";
+  return out;
+}
+
+void write_skipped_rows(const std::filesystem::path& path, const std::vector<TraceIssue>& skipped) {
+  std::ofstream f(path);
+  f << "file,line,reason\n";
+  for (const auto& s : skipped) {
+    std::string reason = s.reason;
+    std::string quoted;
+    for (char c : reason) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    f << '"' << s.file << "\"," << s.line << ",\"" << quoted << "\"\n";
+  }
+  if (!f) throw InputError(path.string() + ": cannot write");
+}
+
+}  // namespace
+
+const char* replay_usage() {
+  return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]> --out DIR\n"
+         "             [--policy fifo] [--format pollux-philly|pollux-workload|jsonl]\n"
+         "             [--seed N] [--macro-iterations M] [--bad-rows skip|fail] [--quiet]\n";
+}
+
+int run_replay_command(const std::vector<std::string>& argv) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  Args args(argv, {"--cluster", "--trace", "--out", "--policy", "--format", "--seed", "--macro-iterations", "--bad-rows"},
+            {"--quiet"});
+  const std::string cluster_name = args.require("--cluster");
+  const std::string trace = args.require("--trace");
+  const std::filesystem::path out_dir = args.require("--out");
+  const std::string policy_name = args.get_or("--policy", "fifo");
+  const auto seed = static_cast<std::uint64_t>(parse_integer("--seed", args.get_or("--seed", "1"), 0));
+  const std::string bad_rows_text = args.get_or("--bad-rows", "skip");
+  if (bad_rows_text != "skip" && bad_rows_text != "fail")
+    throw InputError("--bad-rows: expected skip or fail, got '" + bad_rows_text + "'");
+  const BadRowPolicy bad_rows = bad_rows_text == "skip" ? BadRowPolicy::Skip : BadRowPolicy::Fail;
+  const bool quiet = args.has("--quiet");
+
+  ReplayOptions options;
+  if (auto m = args.get("--macro-iterations"))
+    options.macro_iterations = static_cast<int>(parse_integer("--macro-iterations", *m, 1));
+
+  Cluster cluster(load_cluster_spec(cluster_name));
+  std::unique_ptr<Policy> policy = make_policy(policy_name);
+  LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed);
+  for (std::size_t i = 0; i < loaded.skipped.size() && i < 20; ++i)
+    std::cerr << "skipped " << loaded.skipped[i].message() << "\n";
+  if (loaded.skipped.size() > 20)
+    std::cerr << "skipped " << loaded.skipped.size() - 20 << " more rows (all listed in skipped_rows.csv)\n";
+
+  std::filesystem::create_directories(out_dir);
+  ProgressBar bar(!quiet);
+  options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  ReplayResult result =
+      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), loaded.jobs, *policy, options);
+  bar.finish();
+
+  RunInfo info;
+  info.policy = policy->name();
+  info.cluster = cluster.spec().name;
+  info.trace = loaded.description;
+  info.seed = seed;
+  info.total_gpus = cluster.gpu_count();
+  info.scheduler_wall_s = result.scheduler_wall_s;
+  info.simgrid_version = simgrid_version();
+  info.vnsim_version = VNSIM_VERSION;
+  write_jobs_csv((out_dir / "jobs.csv").string(), result.jobs);
+  write_summary_json((out_dir / "summary.json").string(), result.jobs, info);
+  write_skipped_rows(out_dir / "skipped_rows.csv", loaded.skipped);
+  info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  info.peak_rss_mb = peak_rss_mb();
+  write_run_json((out_dir / "run.json").string(), info);
+
+  std::size_t completed = 0;
+  for (const auto& j : result.jobs) completed += j.state == FinalState::Completed;
+  if (!quiet) {
+    std::printf("vnsim %s replay: %zu jobs (%zu completed, %zu rejected), %zu rows skipped\n", VNSIM_VERSION,
+                result.jobs.size(), completed, result.jobs.size() - completed, loaded.skipped.size());
+    std::printf("simulated %.0f s in %.2f s wall (scheduler %.2f s), peak RSS %.0f MB\n", result.simulated_end_s,
+                info.wall_s, info.scheduler_wall_s, info.peak_rss_mb);
+    std::printf("outputs: %s/{jobs.csv,summary.json,run.json,skipped_rows.csv}\n", out_dir.string().c_str());
+  }
+  return 0;
+}
+
+}  // namespace vnsim::cli

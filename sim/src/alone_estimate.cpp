@@ -1,0 +1,32 @@
+#include "alone_estimate.hpp"
+
+#include "vnsim/core/consolidated_placement.hpp"
+#include "vnsim/core/perf_model.hpp"
+
+namespace vnsim::sim {
+
+const std::optional<std::vector<GpuId>>& AloneEstimator::placement(int count,
+                                                                   const std::optional<std::string>& type) {
+  auto key = std::make_pair(count, type);
+  auto it = placements_.find(key);
+  if (it == placements_.end())
+    it = placements_.emplace(key, consolidated_gpus_on_empty_cluster(topology_.cluster(), count, type)).first;
+  return it->second;
+}
+
+double AloneEstimator::estimate_s(const JobSpec& job) {
+  ShapeKey key{job.model, job.gpus, job.gpu_type, job.effective_virtual_nodes(), job.global_batch};
+  auto it = iteration_s_.find(key);
+  if (it == iteration_s_.end()) {
+    const auto& gpus = placement(job.gpus, job.gpu_type);
+    double t = -1;
+    if (gpus) {
+      const Placement p = spread_virtual_nodes(*gpus, job.effective_virtual_nodes());
+      t = iteration_time(topology_, gpus_, models_.at(job.model), p, job.global_batch).total_s;
+    }
+    it = iteration_s_.emplace(std::move(key), t).first;
+  }
+  return it->second < 0 ? -1 : static_cast<double>(job.iterations) * it->second;
+}
+
+}  // namespace vnsim::sim

@@ -1,0 +1,26 @@
+#pragma once
+// How ring-job actors tell the controller that a job finished: they append
+// to `finished` and notify `wake` while holding `mutex`. The controller holds
+// the mutex except while it waits, so no notification can be lost.
+#include <simgrid/s4u/ConditionVariable.hpp>
+#include <simgrid/s4u/Mutex.hpp>
+#include <vector>
+
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim::sim {
+
+struct CompletionChannel {
+  simgrid::s4u::MutexPtr mutex = simgrid::s4u::Mutex::create();
+  simgrid::s4u::ConditionVariablePtr wake = simgrid::s4u::ConditionVariable::create();
+  std::vector<JobIndex> finished;  // in the order the jobs finished
+
+  void report(JobIndex job) {
+    mutex->lock();
+    finished.push_back(job);
+    wake->notify_all();
+    mutex->unlock();
+  }
+};
+
+}  // namespace vnsim::sim

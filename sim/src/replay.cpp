@@ -1,0 +1,47 @@
+#include "vnsim/sim/replay.hpp"
+
+#include <exception>
+#include <simgrid/s4u/Actor.hpp>
+#include <stdexcept>
+
+#include "network_config.hpp"
+#include "platform.hpp"
+#include "replay_controller.hpp"
+#include "replay_recorder.hpp"
+
+namespace vnsim {
+
+ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, const ModelCatalog& models,
+                        const std::vector<JobSpec>& jobs, Policy& policy, const ReplayOptions& options) {
+  if (options.macro_iterations < 0)
+    throw std::invalid_argument(
+        "ReplayOptions::macro_iterations must be >= 0 (0 = simulate every iteration)");
+  simgrid::s4u::Engine& engine = sim::create_configured_engine();
+  const sim::Platform platform = sim::build_platform(cluster, gpu_catalog);
+  const Topology topology(cluster);
+  const sim::ReplayInputs inputs{cluster, topology, gpu_catalog, models, jobs, policy, options};
+  sim::ReplayRecorder recorder(jobs, options.progress);
+  sim::ReplayController controller(inputs, platform, recorder);
+
+  // An exception must not escape an actor (SimGrid would abort the process):
+  // catch it, stop the other actors and rethrow it here.
+  std::exception_ptr failure;
+  if (!jobs.empty()) {
+    simgrid::s4u::Actor::create("controller", platform.gpu_hosts.at(0), [&] {
+      try {
+        controller.run();
+      } catch (...) {
+        failure = std::current_exception();
+        simgrid::s4u::Actor::kill_all();
+      }
+    });
+    engine.run();
+  }
+  if (failure) std::rethrow_exception(failure);
+  if (!recorder.all_done())
+    throw std::logic_error("replay ended with " + std::to_string(jobs.size() - recorder.jobs_done()) +
+                           " jobs neither completed nor rejected");
+  return recorder.take(controller.last_event_s(), controller.scheduler_wall_s());
+}
+
+}  // namespace vnsim

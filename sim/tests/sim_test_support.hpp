@@ -1,0 +1,103 @@
+#pragma once
+// Small clusters, jobs and a scripted policy for the sim tests. Each sim test
+// runs in its own process (one SimGrid engine per process).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "vnsim/core/cluster.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/core/units.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim::testing {
+
+// racks x nodes x GPUs of the reference GPU type, with the link parameters
+// used in ../shared/reference/simgrid.md (NVLink 300 GB/s 0.5 us, NIC
+// 100 Gb/s 1 us, uplink 1 us), so results compare with its numbers.
+inline ClusterSpec small_spec(int racks, int nodes_per_rack, int gpus_per_node, double oversubscription) {
+  ClusterSpec spec;
+  spec.name = "test";
+  spec.link_efficiency = 1.0;
+  spec.spine_latency_s = 0;
+  const std::string type = GpuCatalog::builtin().reference();
+  for (int r = 0; r < racks; ++r) {
+    RackSpec rack;
+    rack.name = "r" + std::to_string(r);
+    rack.oversubscription = oversubscription;
+    rack.uplink_latency_s = units::us_to_s(1);
+    for (int n = 0; n < nodes_per_rack; ++n) {
+      NodeSpec node;
+      node.name = rack.name + "n" + std::to_string(n);
+      node.gpu_types.assign(gpus_per_node, type);
+      node.intra = IntraNodeLink{IntraLinkKind::NVLink, 300e9, units::us_to_s(0.5)};
+      node.nic_bandwidth_Bps = units::gbps_to_Bps(100);
+      node.nic_count = 1;
+      node.nic_latency_s = units::us_to_s(1);
+      rack.nodes.push_back(node);
+    }
+    spec.racks.push_back(rack);
+  }
+  return spec;
+}
+
+// The builtin model with the largest gradient: the most communication-bound.
+inline const ModelParams& most_communicating_model() {
+  const ModelCatalog& models = ModelCatalog::builtin();
+  const ModelParams* best = nullptr;
+  for (const auto& name : models.names())
+    if (best == nullptr || models.at(name).gradient_bytes > best->gradient_bytes) best = &models.at(name);
+  return *best;
+}
+
+inline JobSpec make_job(const std::string& id, double submit_s, const ModelParams& model, int gpus,
+                        long long iterations) {
+  JobSpec j;
+  j.id = id;
+  j.submit_s = submit_s;
+  j.model = model.name;
+  j.gpus = gpus;
+  j.virtual_nodes = gpus;
+  j.global_batch = gpus * model.min_local_batch;
+  j.iterations = iterations;
+  return j;
+}
+
+// Starts each job on the GPUs scripted for it as soon as they are all free;
+// jobs without a script stay queued forever.
+class ScriptedPolicy : public Policy {
+ public:
+  explicit ScriptedPolicy(std::map<JobIndex, std::vector<GpuId>> plan) : plan_(std::move(plan)) {}
+  std::string name() const override { return "scripted"; }
+  std::vector<Decision> decide(const SchedulerInput& in) override {
+    ++calls;
+    std::vector<Decision> out;
+    std::set<GpuId> taken;
+    for (const QueuedJob& q : in.queued) {
+      auto it = plan_.find(q.index);
+      if (it == plan_.end()) continue;
+      bool fits = true;
+      for (GpuId g : it->second) fits = fits && in.view->is_free(g) && taken.count(g) == 0;
+      if (!fits) continue;
+      taken.insert(it->second.begin(), it->second.end());
+      out.push_back(StartJob{q.index, spread_virtual_nodes(it->second, q.spec->effective_virtual_nodes())});
+    }
+    return out;
+  }
+  int calls = 0;
+
+ private:
+  std::map<JobIndex, std::vector<GpuId>> plan_;
+};
+
+inline std::vector<GpuId> gpu_range(GpuId first, int count) {
+  std::vector<GpuId> v;
+  for (int i = 0; i < count; ++i) v.push_back(first + i);
+  return v;
+}
+
+}  // namespace vnsim::testing

@@ -1,0 +1,35 @@
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "vnsim/core/error.hpp"
+#include "vnsim/traces/readers.hpp"
+
+namespace vnsim {
+
+std::string to_jsonl_line(const JobSpec& job) {
+  // ordered_json keeps this field order, so files diff well and stay stable.
+  nlohmann::ordered_json obj;
+  obj["id"] = job.id;
+  obj["submit_s"] = job.submit_s;
+  obj["model"] = job.model;
+  obj["gpus"] = job.gpus;
+  obj["virtual_nodes"] = job.virtual_nodes;
+  obj["global_batch"] = job.global_batch;
+  obj["iterations"] = job.iterations;
+  if (job.gpu_type) obj["gpu_type"] = *job.gpu_type;
+  obj["status"] = to_string(job.status);
+  if (job.trace_duration_s >= 0) obj["trace_duration_s"] = job.trace_duration_s;
+  obj["vc"] = job.vc;
+  if (!job.user.empty()) obj["user"] = job.user;
+  return obj.dump();
+}
+
+void write_jsonl(const std::string& path, const std::vector<JobSpec>& jobs) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw InputError(path + ": cannot open for writing");
+  for (const auto& job : jobs) out << to_jsonl_line(job) << '\n';
+  out.flush();
+  if (!out) throw InputError(path + ": write failed");
+}
+
+}  // namespace vnsim

@@ -1,0 +1,31 @@
+#include "line_reader.hpp"
+
+#include <filesystem>
+
+#include "vnsim/core/error.hpp"
+
+namespace vnsim::traces_detail {
+
+LineReader::LineReader(const std::string& path) : path_(path) {
+  // ifstream happily "opens" a directory on Linux and then reads nothing.
+  if (std::filesystem::is_directory(path)) throw InputError(path + ": is a directory, not a trace file");
+  in_.open(path, std::ios::binary);
+  if (!in_) throw InputError(path + ": cannot open trace file");
+}
+
+bool LineReader::next(std::string& line) {
+  if (!std::getline(in_, line)) {
+    if (in_.bad()) throw InputError(path_ + ":" + std::to_string(line_number_ + 1) + ": read error");
+    return false;
+  }
+  ++line_number_;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line_number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+  return true;
+}
+
+bool is_blank(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+}  // namespace vnsim::traces_detail

@@ -1,0 +1,29 @@
+#pragma once
+// Streams a text file one line at a time, counting lines from 1 and removing
+// the '\r' of CRLF endings, so readers see identical lines for LF and CRLF
+// copies of a trace.
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace vnsim::traces_detail {
+
+class LineReader {
+ public:
+  // Throws InputError naming the file when it cannot be opened.
+  explicit LineReader(const std::string& path);
+
+  // False at end of file. The UTF-8 byte-order mark of line 1 is removed.
+  bool next(std::string& line);
+  long line_number() const { return line_number_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  long line_number_ = 0;
+};
+
+bool is_blank(std::string_view line);
+
+}  // namespace vnsim::traces_detail

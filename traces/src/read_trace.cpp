@@ -1,0 +1,109 @@
+// Format detection and the reading loop shared by all formats: header check,
+// blank-line skipping, bad-row policy, duplicate ids, sort and rebase.
+#include <algorithm>
+#include <map>
+
+#include "line_reader.hpp"
+#include "row_parsers.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/traces/readers.hpp"
+
+namespace vnsim {
+namespace {
+
+using traces_detail::LineReader;
+using traces_detail::RowError;
+
+std::string format_list() {
+  std::string list;
+  for (const auto& name : trace_format_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+// Advances to the first non-blank line; throws when the file has none.
+std::string first_content_line(LineReader& reader) {
+  std::string line;
+  while (reader.next(line))
+    if (!traces_detail::is_blank(line)) return line;
+  throw InputError(reader.path() + ": empty trace (no header or data line)");
+}
+
+std::string shorten(const std::string& s) {
+  return s.size() <= 80 ? s : s.substr(0, 77) + "...";
+}
+
+JobSpec parse_row(const std::string& format, const std::string& line, long line_number) {
+  if (format == "pollux-philly") return traces_detail::parse_pollux_philly_row(line, line_number);
+  if (format == "pollux-workload")
+    return traces_detail::parse_pollux_workload_row(line, ModelCatalog::builtin());
+  return traces_detail::parse_jsonl_row(line, ModelCatalog::builtin());
+}
+
+void sort_and_rebase(std::vector<JobSpec>& jobs) {
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const JobSpec& a, const JobSpec& b) { return a.submit_s < b.submit_s; });
+  if (jobs.empty()) return;
+  const double origin = jobs.front().submit_s;
+  for (auto& job : jobs) job.submit_s -= origin;
+}
+
+}  // namespace
+
+std::vector<std::string> trace_format_names() {
+  return {"pollux-philly", "pollux-workload", "jsonl"};
+}
+
+std::string detect_trace_format(const std::string& path) {
+  LineReader reader(path);
+  const std::string line = first_content_line(reader);
+  if (auto format = traces_detail::format_of_first_line(line)) return *format;
+  throw input_error_at(path, reader.line_number(),
+                       "unrecognised trace header '" + shorten(line) + "' (expected '" +
+                           std::string(traces_detail::kPolluxPhillyHeader) + "', '" +
+                           std::string(traces_detail::kPolluxWorkloadHeader) +
+                           "', or a JSON object per line)");
+}
+
+TraceReadResult read_trace(const std::string& path, const std::string& format, BadRowPolicy policy) {
+  const auto names = trace_format_names();
+  if (!format.empty() && std::find(names.begin(), names.end(), format) == names.end())
+    throw InputError("unknown trace format '" + format + "' (expected one of: " + format_list() + ")");
+
+  TraceReadResult result;
+  result.format = format.empty() ? detect_trace_format(path) : format;
+  LineReader reader(path);
+  std::string line = first_content_line(reader);
+  const bool has_header = result.format != "jsonl";
+  if (has_header) {
+    const std::string_view expected = result.format == "pollux-philly" ? traces_detail::kPolluxPhillyHeader
+                                                                       : traces_detail::kPolluxWorkloadHeader;
+    if (line != expected)
+      throw input_error_at(path, reader.line_number(),
+                           "header '" + shorten(line) + "' is not the " + result.format + " header '" +
+                               std::string(expected) + "'");
+  }
+
+  std::map<std::string, long> first_line_of_id;
+  auto handle = [&](const std::string& row, long line_number) {
+    try {
+      JobSpec job = parse_row(result.format, row, line_number);
+      const auto [it, inserted] = first_line_of_id.emplace(job.id, line_number);
+      if (!inserted)
+        throw RowError{"duplicate job id '" + job.id + "' (first on line " + std::to_string(it->second) +
+                       ")"};
+      result.jobs.push_back(std::move(job));
+    } catch (const RowError& e) {
+      if (policy == BadRowPolicy::Fail) throw input_error_at(path, line_number, e.reason);
+      result.skipped.push_back(TraceIssue{path, line_number, e.reason});
+    }
+  };
+  if (!has_header) handle(line, reader.line_number());
+  while (reader.next(line))
+    if (!traces_detail::is_blank(line)) handle(line, reader.line_number());
+
+  sort_and_rebase(result.jobs);
+  return result;
+}
+
+}  // namespace vnsim

@@ -1,0 +1,83 @@
+// Synthetic Philly-like trace (docs/TRACES.md). All random numbers come from
+// raw std::mt19937_64 outputs (whose sequence the standard fixes), never
+// from std:: distributions (whose algorithms it does not).
+#include "vnsim/traces/synthetic_philly.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "vnsim/core/error.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/traces/work_assignment.hpp"
+
+namespace vnsim {
+namespace {
+
+// Uniform in [0, 1) from the top 53 bits.
+double uniform01(std::mt19937_64& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+
+int draw_gpu_count(double u) {
+  const auto& weights = philly_gpu_count_weights();
+  long total = 0;
+  for (const auto& w : weights) total += w.jobs;
+  const auto k = static_cast<long>(u * static_cast<double>(total));
+  long cumulative = 0;
+  for (const auto& w : weights) {
+    cumulative += w.jobs;
+    if (k < cumulative) return w.gpus;
+  }
+  return weights.back().gpus;
+}
+
+}  // namespace
+
+const std::vector<GpuCountWeight>& philly_gpu_count_weights() {
+  // Counted in shared/traces/philly_2017_pollux_full.csv (82,247 jobs);
+  // shares 93.17 / 2.21 / 2.27 / 2.00 / 0.35 % as published in traces.md §2.2.
+  static const std::vector<GpuCountWeight> weights = {{1, 76627}, {2, 1818}, {4, 1870}, {8, 1643}, {12, 7},
+                                                      {16, 199},  {24, 7},   {32, 67},  {64, 6},   {128, 3}};
+  return weights;
+}
+
+std::vector<JobSpec> draw_philly_like_jobs(std::size_t n_jobs, double jobs_per_hour, std::uint64_t seed) {
+  if (!(jobs_per_hour > 0) || !std::isfinite(jobs_per_hour))
+    throw InputError("synthetic trace: jobs per hour must be a positive number, got " +
+                     std::to_string(jobs_per_hour));
+  const double mean_gap_s = 3600.0 / jobs_per_hour;
+  std::mt19937_64 rng(seed);
+  std::vector<JobSpec> jobs;
+  jobs.reserve(n_jobs);
+  double clock = 0;
+  for (std::size_t i = 0; i < n_jobs; ++i) {
+    // Three draws per job in a fixed order, so job i depends only on (seed, i).
+    const double gap = -std::log1p(-uniform01(rng)) * mean_gap_s;
+    const int gpus = draw_gpu_count(uniform01(rng));
+    const double duration = std::max(1.0, std::round(philly_duration_quantile(uniform01(rng))));
+    if (i > 0) clock += gap;
+    JobSpec job;
+    job.id = "synthetic-" + std::to_string(i);
+    job.submit_s = clock;
+    job.gpus = gpus;
+    job.trace_duration_s = duration;
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+std::vector<JobSpec> generate_philly_like(std::size_t n_jobs, double jobs_per_hour, std::uint64_t seed,
+                                          const Cluster& alone_on) {
+  std::vector<JobSpec> jobs = draw_philly_like_jobs(n_jobs, jobs_per_hour, seed);
+  assign_work(jobs, alone_on, GpuCatalog::builtin(), ModelCatalog::builtin(), seed);
+  return jobs;
+}
+
+std::vector<JobSpec> generate_philly_like(std::size_t n_jobs, double jobs_per_hour, std::uint64_t seed) {
+  const Cluster philly(load_cluster_spec("philly-2017"));
+  return generate_philly_like(n_jobs, jobs_per_hour, seed, philly);
+}
+
+}  // namespace vnsim
