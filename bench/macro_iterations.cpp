@@ -23,13 +23,14 @@ using namespace vnsim;
 
 constexpr int kNodesPerRack = 8;
 
-// 2 racks x 8 nodes x 8 GPUs, 100 Gb/s NIC per node, uplinks oversubscribed
-// 4:1, so rings that cross racks fight over the uplinks.
+// 2 racks x 8 nodes x 8 H100, one 100 Gb/s NIC per node, uplinks
+// oversubscribed 4:1: fast GPUs on a thin network, so rings that cross racks
+// spend much of each iteration fighting over the uplinks.
 ClusterSpec bench_cluster() {
   ClusterSpec spec;
   spec.name = "bench-2rack";
   spec.link_efficiency = 1.0;
-  const std::string type = GpuCatalog::builtin().reference();
+  const std::string type = "H100";
   for (int r = 0; r < 2; ++r) {
     RackSpec rack;
     rack.name = "r" + std::to_string(r);
@@ -50,15 +51,15 @@ ClusterSpec bench_cluster() {
 }
 
 // Fixed seed: 16/32/64-GPU jobs (weights 50/35/15), 100-1000 iterations,
-// a builtin model chosen uniformly, Poisson arrivals.
-std::vector<JobSpec> bench_workload(std::size_t count, std::uint64_t seed) {
+// a builtin model chosen uniformly, Poisson arrivals every `mean_gap_s`.
+std::vector<JobSpec> bench_workload(std::size_t count, std::uint64_t seed, double mean_gap_s) {
   std::mt19937_64 rng(seed);
   const ModelCatalog& models = ModelCatalog::builtin();
   const std::vector<std::string> names = models.names();
   std::discrete_distribution<int> size_pick({50, 35, 15});
   std::uniform_int_distribution<long long> iters(100, 1000);
   std::uniform_int_distribution<std::size_t> model_pick(0, names.size() - 1);
-  std::exponential_distribution<double> gap(1.0 / 40.0);
+  std::exponential_distribution<double> gap(1.0 / mean_gap_s);
   std::vector<JobSpec> jobs;
   double t = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -109,15 +110,22 @@ class SpreadFifo : public Policy {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s M [jobs=300] [seed=42]   (M = 0: every iteration simulated)\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s M [jobs=300] [seed=42] [mean_gap_s=10]   (M = 0: every iteration simulated)\n",
+                 argv[0]);
     return 2;
   }
   const int m = std::atoi(argv[1]);
   const std::size_t count = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 300;
   const std::uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42;
+  const double mean_gap_s = argc > 4 ? std::strtod(argv[4], nullptr) : 10.0;
+  if (m < 0 || count == 0 || !(mean_gap_s > 0)) {
+    std::fprintf(stderr, "M must be >= 0, jobs > 0 and mean_gap_s > 0\n");
+    return 2;
+  }
 
   const Cluster cluster(bench_cluster());
-  const std::vector<JobSpec> jobs = bench_workload(count, seed);
+  const std::vector<JobSpec> jobs = bench_workload(count, seed, mean_gap_s);
   SpreadFifo policy(cluster);
   ReplayOptions opts;
   opts.macro_iterations = m;

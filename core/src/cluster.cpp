@@ -42,6 +42,30 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
         gpus_.push_back(GpuInfo{gpu_count(), n, r, i, ns.gpu_types[i]});
     }
   }
+  std::set<std::string> types;
+  for (const GpuInfo& g : gpus_) types.insert(g.type);
+  type_names_.assign(types.begin(), types.end());
+  if (type_names_.size() > 64)
+    throw InputError("cluster spec '" + spec_.name + "': more than 64 distinct GPU types");
+  gpu_type_index_.reserve(gpus_.size());
+  node_type_mask_.assign(nodes_.size(), 0);
+  type_gpu_count_.assign(type_names_.size(), 0);
+  for (const GpuInfo& g : gpus_) {
+    gpu_type_index_.push_back(type_index(g.type));
+    ++type_gpu_count_[gpu_type_index_.back()];
+    node_type_mask_[g.node] |= gpu_type_bit(g.id);
+  }
+}
+
+int Cluster::type_index(const std::string& type) const {
+  auto it = std::lower_bound(type_names_.begin(), type_names_.end(), type);
+  return it != type_names_.end() && *it == type ? static_cast<int>(it - type_names_.begin()) : -1;
+}
+
+GpuTypeMask Cluster::type_mask(const std::optional<std::string>& type) const {
+  if (!type) return kAnyGpuType;
+  const int i = type_index(*type);
+  return i < 0 ? GpuTypeMask{0} : GpuTypeMask{1} << i;
 }
 
 const NodeSpec& Cluster::node_spec(NodeId n) const {
@@ -52,14 +76,16 @@ const NodeSpec& Cluster::node_spec(NodeId n) const {
   return spec_.racks[info.rack].nodes[info.id - first_in_rack];
 }
 
-std::vector<std::string> Cluster::gpu_types() const {
-  std::set<std::string> types;
-  for (const GpuInfo& g : gpus_) types.insert(g.type);
-  return {types.begin(), types.end()};
+int Cluster::gpu_count_of_type(const std::string& type) const {
+  const int i = type_index(type);
+  return i < 0 ? 0 : type_gpu_count_[i];
 }
 
-int Cluster::gpu_count_of_type(const std::string& type) const {
-  return static_cast<int>(std::count_if(gpus_.begin(), gpus_.end(), [&](const GpuInfo& g) { return g.type == type; }));
+int Cluster::gpu_count_in(GpuTypeMask types) const {
+  int n = 0;
+  for (std::size_t i = 0; i < type_names_.size(); ++i)
+    if (types & (GpuTypeMask{1} << i)) n += type_gpu_count_[i];
+  return n;
 }
 
 int Cluster::max_gpus_per_node() const {

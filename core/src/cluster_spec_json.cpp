@@ -18,8 +18,12 @@ class DuplicateKeyCheck {
   bool on_event(Json::parse_event_t event, const Json& parsed) {
     using E = Json::parse_event_t;
     switch (event) {
-      case E::object_start: frames_.push_back({true, {}, {}, 0}); break;
-      case E::array_start: frames_.push_back({false, {}, {}, 0}); break;
+      case E::object_start:
+        frames_.push_back({true, {}, {}, 0});
+        break;
+      case E::array_start:
+        frames_.push_back({false, {}, {}, 0});
+        break;
       case E::object_end:
       case E::array_end:
         frames_.pop_back();
@@ -32,7 +36,9 @@ class DuplicateKeyCheck {
           throw InputError(source_ + ": " + current_path() + ": key appears twice in the same object");
         break;
       }
-      case E::value: element_done(); break;
+      case E::value:
+        element_done();
+        break;
     }
     return true;
   }
@@ -60,7 +66,9 @@ class DuplicateKeyCheck {
   std::vector<Frame> frames_;
 };
 
-std::string describe(const Json& value) { return value.dump(); }
+std::string describe(const Json& value) {
+  return value.dump();
+}
 
 }  // namespace
 
@@ -72,6 +80,8 @@ Json parse_strict(const std::string& text, const std::string& source) {
     });
   } catch (const Json::parse_error& e) {
     throw InputError(source + ": invalid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+  } catch (const Json::exception& e) {  // e.g. a number too large for a double
+    throw InputError(source + ": invalid JSON: " + e.what());
   }
 }
 
@@ -121,10 +131,10 @@ std::string Reader::non_empty_string(const Json& value, const std::string& path)
 }
 
 int Reader::positive_int(const Json& value, const std::string& path) const {
-  const bool ok = value.is_number_unsigned() ? value.get<unsigned long long>() >= 1 &&
-                                                   value.get<unsigned long long>() <= INT_MAX
-                                             : value.is_number_integer() && value.get<long long>() >= 1 &&
-                                                   value.get<long long>() <= INT_MAX;
+  const bool ok =
+      value.is_number_unsigned()
+          ? value.get<unsigned long long>() >= 1 && value.get<unsigned long long>() <= INT_MAX
+          : value.is_number_integer() && value.get<long long>() >= 1 && value.get<long long>() <= INT_MAX;
   if (!ok) fail(path, "must be a positive integer, got " + describe(value));
   return value.get<int>();
 }

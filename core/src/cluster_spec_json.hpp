@@ -25,7 +25,8 @@ class Reader {
 
   void expect_object(const Json& value, const std::string& path) const;
   // Rejects any key of `object` not in `allowed`.
-  void allow_only(const Json& object, const std::string& path, std::initializer_list<const char*> allowed) const;
+  void allow_only(const Json& object, const std::string& path,
+                  std::initializer_list<const char*> allowed) const;
   // nullptr when `key` is absent; `object` must already be an object.
   static const Json* find(const Json& object, const char* key);
   const Json& require(const Json& object, const std::string& path, const char* key) const;

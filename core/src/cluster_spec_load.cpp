@@ -13,7 +13,9 @@ namespace {
 const std::string kPresetPrefix = "cluster-";
 const std::string kPresetSuffix = ".json";
 
-std::string preset_file(const std::string& preset) { return kPresetPrefix + preset + kPresetSuffix; }
+std::string preset_file(const std::string& preset) {
+  return kPresetPrefix + preset + kPresetSuffix;
+}
 
 std::string preset_list() {
   std::string list;
@@ -49,7 +51,8 @@ ClusterSpec load_cluster_spec(const std::string& preset_or_path) {
   if (auto text = embedded_file(preset_file(preset_or_path)))
     return parse_cluster_spec(std::string(*text), preset_file(preset_or_path) + " (embedded preset)");
   if (!std::filesystem::exists(preset_or_path))
-    throw InputError("cluster '" + preset_or_path + "': not a preset (" + preset_list() + ") and no such file");
+    throw InputError("cluster '" + preset_or_path + "': not a preset (" + preset_list() +
+                     ") and no such file");
   return load_cluster_spec_file(preset_or_path);
 }
 

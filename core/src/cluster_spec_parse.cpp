@@ -85,7 +85,8 @@ class SpecParser {
     if (const Json* v = Reader::find(d, "intra")) out.intra = parse_intra(*v, field_path(path, "intra"));
     if (const Json* v = Reader::find(d, "nic")) out.nic = parse_nic(*v, field_path(path, "nic"));
     if (const Json* v = Reader::find(d, "gpus")) out.gpus = in_.positive_int(*v, field_path(path, "gpus"));
-    if (const Json* v = Reader::find(d, "gpu_type")) out.gpu_type = gpu_type(*v, field_path(path, "gpu_type"));
+    if (const Json* v = Reader::find(d, "gpu_type"))
+      out.gpu_type = gpu_type(*v, field_path(path, "gpu_type"));
     return out;
   }
 
@@ -141,7 +142,8 @@ class SpecParser {
     if (const Json* v = Reader::find(j, "oversubscription"))
       rack.oversubscription = in_.positive_number(*v, field_path(path, "oversubscription"));
     if (const Json* v = Reader::find(j, "uplink_latency_us"))
-      rack.uplink_latency_s = units::us_to_s(in_.non_negative_number(*v, field_path(path, "uplink_latency_us")));
+      rack.uplink_latency_s =
+          units::us_to_s(in_.non_negative_number(*v, field_path(path, "uplink_latency_us")));
     const Json& nodes = in_.require(j, path, "nodes");
     const std::string nodes_path = field_path(path, "nodes");
     if (!nodes.is_array() || nodes.empty()) in_.fail(nodes_path, "must be a non-empty array of nodes");
@@ -154,7 +156,8 @@ class SpecParser {
   void parse_node_entry(const Json& j, const std::string& path, const NodeDefaults& defaults,
                         std::vector<NodeSpec>& out) {
     in_.expect_object(j, path);
-    in_.allow_only(j, path, {"name", "name_prefix", "count", "gpus", "gpu_type", "gpu_types", "intra", "nic"});
+    in_.allow_only(j, path,
+                   {"name", "name_prefix", "count", "gpus", "gpu_type", "gpu_types", "intra", "nic"});
     const Json* name = Reader::find(j, "name");
     const Json* prefix = Reader::find(j, "name_prefix");
     if ((name == nullptr) == (prefix == nullptr))
@@ -192,7 +195,8 @@ class SpecParser {
     }
   }
 
-  std::vector<std::string> parse_node_gpus(const Json& j, const std::string& path, const NodeDefaults& defaults) {
+  std::vector<std::string> parse_node_gpus(const Json& j, const std::string& path,
+                                           const NodeDefaults& defaults) {
     if (const Json* types = Reader::find(j, "gpu_types")) {
       const std::string types_path = field_path(path, "gpu_types");
       if (Reader::find(j, "gpus") != nullptr || Reader::find(j, "gpu_type") != nullptr)
@@ -200,16 +204,19 @@ class SpecParser {
       if (!types->is_array() || types->empty())
         in_.fail(types_path, "must be a non-empty array of GPU type names, got " + types->dump());
       std::vector<std::string> out;
-      for (std::size_t i = 0; i < types->size(); ++i) out.push_back(gpu_type((*types)[i], index_path(types_path, i)));
+      for (std::size_t i = 0; i < types->size(); ++i)
+        out.push_back(gpu_type((*types)[i], index_path(types_path, i)));
       return out;
     }
     std::optional<int> gpus = defaults.gpus;
     if (const Json* v = Reader::find(j, "gpus")) gpus = in_.positive_int(*v, field_path(path, "gpus"));
-    if (!gpus) in_.fail(field_path(path, "gpus"), "required field is missing (give it here or in defaults.gpus)");
+    if (!gpus)
+      in_.fail(field_path(path, "gpus"), "required field is missing (give it here or in defaults.gpus)");
     std::optional<std::string> type = defaults.gpu_type;
     if (const Json* v = Reader::find(j, "gpu_type")) type = gpu_type(*v, field_path(path, "gpu_type"));
     if (!type)
-      in_.fail(field_path(path, "gpu_type"), "required field is missing (give it here or in defaults.gpu_type)");
+      in_.fail(field_path(path, "gpu_type"),
+               "required field is missing (give it here or in defaults.gpu_type)");
     return std::vector<std::string>(static_cast<std::size_t>(*gpus), *type);
   }
 
@@ -222,9 +229,11 @@ class SpecParser {
     const std::string intra_path = field_path(path, "intra");
     const std::string nic_path = field_path(path, "nic");
     node.intra.kind = required(intra.kind, defaults.intra.kind, intra_path, "kind");
-    node.intra.bandwidth_Bps = required(intra.bandwidth_Bps, defaults.intra.bandwidth_Bps, intra_path, "bandwidth_gbps");
+    node.intra.bandwidth_Bps =
+        required(intra.bandwidth_Bps, defaults.intra.bandwidth_Bps, intra_path, "bandwidth_gbps");
     node.intra.latency_s = value_or_default(intra.latency_s, defaults.intra.latency_s, 0.0);
-    node.nic_bandwidth_Bps = required(nic.bandwidth_Bps, defaults.nic.bandwidth_Bps, nic_path, "bandwidth_gbps");
+    node.nic_bandwidth_Bps =
+        required(nic.bandwidth_Bps, defaults.nic.bandwidth_Bps, nic_path, "bandwidth_gbps");
     node.nic_count = value_or_default(nic.count, defaults.nic.count, 1);
     node.nic_latency_s = value_or_default(nic.latency_s, defaults.nic.latency_s, 0.0);
   }

@@ -16,13 +16,6 @@ struct FreePool {
   int free_on(NodeId n) const { return start[n + 1] - start[n]; }
 };
 
-bool has_type(const Cluster& cluster, NodeId n, const std::string& type) {
-  const NodeInfo& node = cluster.node(n);
-  for (GpuId g = node.first_gpu; g < node.first_gpu + node.gpu_count; ++g)
-    if (cluster.gpu(g).type == type) return true;
-  return false;
-}
-
 // Nodes by most free GPUs first, ties by lower index: the fewest nodes that
 // reach `count`.
 void sort_most_free_first(std::vector<NodeId>& nodes, const FreePool& free) {
@@ -44,12 +37,24 @@ std::vector<GpuId> take(const std::vector<NodeId>& order, const FreePool& free, 
   return chosen;
 }
 
+// How many nodes, taken most-free first, hold `count` GPUs.
+int nodes_needed(const std::vector<NodeId>& sorted_nodes, const FreePool& free, int count) {
+  int got = 0, used = 0;
+  for (NodeId n : sorted_nodes) {
+    got += free.free_on(n);
+    ++used;
+    if (got >= count) break;
+  }
+  return used;
+}
+
 }  // namespace
 
 std::optional<std::vector<GpuId>> find_consolidated_gpus(
     const Cluster& cluster, const std::function<std::vector<GpuId>(NodeId)>& free_gpus_on_node, int count,
-    const std::optional<std::string>& gpu_type) {
+    GpuTypeMask allowed) {
   if (count <= 0) throw std::invalid_argument("find_consolidated_gpus: count must be positive");
+  if (count > cluster.gpu_count()) return std::nullopt;
   const int node_count = cluster.node_count();
   FreePool free;
   free.pool.reserve(cluster.gpu_count());
@@ -59,9 +64,11 @@ std::optional<std::vector<GpuId>> find_consolidated_gpus(
   // has gathered every node's free GPUs for steps (2) and (3).
   for (NodeId n = 0; n < node_count; ++n) {
     free.start[n] = static_cast<int>(free.pool.size());
-    if (gpu_type && !has_type(cluster, n, *gpu_type)) continue;  // skip the callback's allocation
+    const GpuTypeMask node_types = cluster.node_type_mask(n);
+    if ((node_types & allowed) == 0) continue;  // skip the callback's allocation
+    const bool filter = (node_types & ~allowed) != 0;
     for (GpuId g : free_gpus_on_node(n))
-      if (!gpu_type || cluster.gpu(g).type == *gpu_type) free.pool.push_back(g);
+      if (!filter || (cluster.gpu_type_bit(g) & allowed) != 0) free.pool.push_back(g);
     if (static_cast<int>(free.pool.size()) - free.start[n] >= count) {
       std::vector<GpuId> chosen(free.pool.begin() + free.start[n], free.pool.begin() + free.start[n] + count);
       std::sort(chosen.begin(), chosen.end());
@@ -79,17 +86,26 @@ std::optional<std::vector<GpuId>> find_consolidated_gpus(
     rack_free[cluster.node(n).rack] += free.free_on(n);
   }
 
-  // (2) The lowest-index rack that can hold the job alone.
+  // (2) The rack that holds the job alone on the fewest nodes: fewer NICs
+  // in the ring, so less exposure to other jobs' traffic.
+  RackId best_rack = -1;
+  int best_nodes = 0;
   for (RackId r = 0; r < cluster.rack_count(); ++r) {
     if (rack_free[r] < count) continue;
     sort_most_free_first(rack_nodes[r], free);
-    return take(rack_nodes[r], free, count);
+    const int needed = nodes_needed(rack_nodes[r], free, count);
+    if (best_rack < 0 || needed < best_nodes) {
+      best_rack = r;
+      best_nodes = needed;
+    }
   }
+  if (best_rack >= 0) return take(rack_nodes[best_rack], free, count);
 
   // (3) Across racks, fullest-free racks first.
   std::vector<RackId> racks(cluster.rack_count());
   std::iota(racks.begin(), racks.end(), 0);
-  std::stable_sort(racks.begin(), racks.end(), [&](RackId a, RackId b) { return rack_free[a] > rack_free[b]; });
+  std::stable_sort(racks.begin(), racks.end(),
+                   [&](RackId a, RackId b) { return rack_free[a] > rack_free[b]; });
   std::vector<NodeId> order;
   for (RackId r : racks) {
     sort_most_free_first(rack_nodes[r], free);
@@ -98,8 +114,19 @@ std::optional<std::vector<GpuId>> find_consolidated_gpus(
   return take(order, free, count);
 }
 
+std::optional<std::vector<GpuId>> find_consolidated_gpus(
+    const Cluster& cluster, const std::function<std::vector<GpuId>(NodeId)>& free_gpus_on_node, int count,
+    const std::optional<std::string>& gpu_type) {
+  return find_consolidated_gpus(cluster, free_gpus_on_node, count, cluster.type_mask(gpu_type));
+}
+
 std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
                                                                       const std::optional<std::string>& gpu_type) {
+  return consolidated_gpus_on_empty_cluster(cluster, count, cluster.type_mask(gpu_type));
+}
+
+std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
+                                                                      GpuTypeMask allowed) {
   return find_consolidated_gpus(
       cluster,
       [&cluster](NodeId n) {
@@ -108,7 +135,7 @@ std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Clust
         std::iota(all.begin(), all.end(), node.first_gpu);
         return all;
       },
-      count, gpu_type);
+      count, allowed);
 }
 
 }  // namespace vnsim

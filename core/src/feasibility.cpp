@@ -25,7 +25,28 @@ const GpuType* memory_bounding_type(const JobSpec& job, const Cluster& cluster, 
   return best;
 }
 
+double micro_batch_memory_bytes(const JobSpec& job, const ModelParams& model) {
+  // Virtual nodes run one after another, so a GPU holds one micro-batch at a time.
+  const double micro_batch = static_cast<double>(job.global_batch) / job.effective_virtual_nodes();
+  return model.memory_needed_bytes(micro_batch);
+}
+
 }  // namespace
+
+GpuTypeMask allowed_gpu_types(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
+                              const ModelCatalog& models) {
+  const ModelParams* model = models.find(job.model);
+  if (!model || job.effective_virtual_nodes() < 1) return 0;
+  const double needed = micro_batch_memory_bytes(job, *model);
+  GpuTypeMask mask = 0;
+  const auto& names = cluster.gpu_types();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (job.gpu_type && *job.gpu_type != names[i]) continue;
+    const GpuType* t = gpus.find(names[i]);
+    if (t && needed <= t->memory_bytes) mask |= GpuTypeMask{1} << i;
+  }
+  return mask;
+}
 
 std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
                                           const ModelCatalog& models) {
@@ -56,12 +77,17 @@ std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& clu
 
   const GpuType* bound = memory_bounding_type(job, cluster, gpus);
   if (!bound) return "no GPU type of the cluster is in the GPU catalog";
-  // Virtual nodes run one after another, so a GPU holds one micro-batch at a time.
-  const double micro_batch = static_cast<double>(job.global_batch) / job.effective_virtual_nodes();
-  const double needed = model->memory_needed_bytes(micro_batch);
+  const double needed = micro_batch_memory_bytes(job, *model);
   if (needed > bound->memory_bytes) {
     return "needs " + gib(needed) + " GiB per GPU, largest allowed GPU (" + bound->name + ") has " +
            gib(bound->memory_bytes) + " GiB";
+  }
+  // Smaller GPU types may be too small for the job: count only those that fit.
+  const GpuTypeMask allowed = allowed_gpu_types(job, cluster, gpus, models);
+  const int fitting = cluster.gpu_count_in(allowed);
+  if (job.gpus > fitting) {
+    return "requests " + std::to_string(job.gpus) + " GPUs, cluster has only " + std::to_string(fitting) +
+           " GPUs with the " + gib(needed) + " GiB per GPU it needs";
   }
   return std::nullopt;
 }

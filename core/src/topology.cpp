@@ -143,8 +143,12 @@ PathInfo Topology::path(GpuId a, GpuId b) const {
   return info;
 }
 
-double Topology::rack_uplink_Bps(RackId r) const { return graph_->g[graph_->uplink_edge.at(r)].bandwidth_Bps; }
+double Topology::rack_uplink_Bps(RackId r) const {
+  return graph_->g[graph_->uplink_edge.at(r)].bandwidth_Bps;
+}
 
-double Topology::node_nic_Bps(NodeId n) const { return graph_->g[graph_->nic_edge.at(n)].bandwidth_Bps; }
+double Topology::node_nic_Bps(NodeId n) const {
+  return graph_->g[graph_->nic_edge.at(n)].bandwidth_Bps;
+}
 
 }  // namespace vnsim

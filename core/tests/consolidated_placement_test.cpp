@@ -114,6 +114,7 @@ TEST_F(PlacementTest, TypeConstraint) {
 
 TEST_F(PlacementTest, NotEnoughGpus) {
   EXPECT_EQ(place(23), std::nullopt);
+  EXPECT_TRUE(calls.empty());  // more than the cluster holds: no need to look
   occupy(range(0, 21));
   EXPECT_EQ(place(1), std::nullopt);
   EXPECT_THROW(place(0), std::invalid_argument);
@@ -131,8 +132,12 @@ TEST(ConsolidatedOnEmptyCluster, PhillyPreset) {
   // Machines 0..320 are 2-GPU K80 boxes; machine 321 is the first 8-GPU one.
   EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 2, std::nullopt), range(0, 1));
   EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 8, std::nullopt), range(642, 649));
-  // 16 GPUs: no single machine; rack r0 holds 16 K80 machines = 32 GPUs.
-  EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 16, std::nullopt), range(0, 15));
+  // 16 GPUs: no single machine. Rack r0 (16 K80 machines) would need 8 of
+  // them; rack r20 holds the job on two 8-GPU P40 machines, so it wins.
+  EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 16, std::nullopt), range(642, 657));
+  // Allowed-type sets: only K80 gives the 8 first K80 machines of rack r0.
+  EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 16, philly.type_mask("K80")), range(0, 15));
+  EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 1, GpuTypeMask{0}), std::nullopt);
   // 16 P40: rack r20 (1 K80 + 15 P40 machines), its two first P40 machines.
   EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 16, "P40"), range(642, 657));
   EXPECT_EQ(consolidated_gpus_on_empty_cluster(philly, 2491, std::nullopt), std::nullopt);

@@ -164,3 +164,27 @@ TEST_F(Feasibility, BuiltinModelsAtTheirLargestLocalBatchFitT4NotK80) {
 
 }  // namespace
 }  // namespace vnsim
+
+namespace vnsim {
+namespace {
+
+// T4 has 16 GiB and K80 12 GiB. Micro-batch of 12 samples = 13 GiB: only T4.
+TEST_F(Feasibility, AllowedTypesAreThoseWhoseMemoryHoldsTheMicroBatch) {
+  JobSpec j = job();
+  EXPECT_EQ(allowed_gpu_types(j, cluster, GpuCatalog::builtin(), models),
+            cluster.type_mask("K80") | cluster.type_mask("T4"));
+  j.global_batch = 24;  // 12 per GPU
+  EXPECT_EQ(allowed_gpu_types(j, cluster, GpuCatalog::builtin(), models), cluster.type_mask("T4"));
+  j.gpu_type = "K80";
+  EXPECT_EQ(allowed_gpu_types(j, cluster, GpuCatalog::builtin(), models), GpuTypeMask{0});
+}
+
+TEST_F(Feasibility, TooFewGpusWithEnoughMemory) {
+  JobSpec j = job();
+  j.gpus = 3;
+  j.global_batch = 36;  // 12 per GPU, 13 GiB: only the two T4 hold it
+  EXPECT_EQ(why(j), "requests 3 GPUs, cluster has only 2 GPUs with the 13.0 GiB per GPU it needs");
+}
+
+}  // namespace
+}  // namespace vnsim

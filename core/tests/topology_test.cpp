@@ -18,7 +18,8 @@ namespace {
 
 ClusterSpec spec(double efficiency) {
   return parse_cluster_spec(R"({
-    "name": "topo", "link_efficiency": )" + std::to_string(efficiency) +
+    "name": "topo", "link_efficiency": )" +
+                                std::to_string(efficiency) +
                                 R"(, "spine": {"latency_us": 1},
     "defaults": {"gpus": 2, "gpu_type": "V100",
                  "intra": {"kind": "nvlink", "bandwidth_gbps": 800, "latency_us": 0.5},

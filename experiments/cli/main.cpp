@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "replay_command.hpp"
+#include "trace_command.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy.hpp"
@@ -15,7 +16,8 @@ namespace {
 
 void print_help() {
   std::printf("vnsim %s: discrete-event simulator of GPU clusters for deep-learning training\n\n", VNSIM_VERSION);
-  std::printf("usage:\n  %s  vnsim version\n  vnsim help\n\n", vnsim::cli::replay_usage());
+  std::printf("usage:\n  %s  %s  vnsim version\n  vnsim help\n\n", vnsim::cli::replay_usage(),
+              vnsim::cli::trace_usage());
   std::printf("cluster presets:");
   for (const auto& p : vnsim::cluster_preset_names()) std::printf(" %s", p.c_str());
   std::printf("\npolicies:");
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (command == "replay") return vnsim::cli::run_replay_command(args);
+    if (command == "trace") return vnsim::cli::run_trace_command(args);
     std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n", command.c_str());
     return 2;
   } catch (const vnsim::InputError& e) {

@@ -11,6 +11,7 @@
 
 #include "args.hpp"
 #include "progress_bar.hpp"
+#include "trace_options.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
@@ -42,9 +43,14 @@ struct LoadedTrace {
 };
 
 LoadedTrace load_jobs(const std::string& trace, const std::string& format, BadRowPolicy bad_rows,
-                      const Cluster& cluster, std::uint64_t seed) {
+                      const Cluster& cluster, std::uint64_t seed, const JobPreparation& prep) {
   LoadedTrace out;
   const std::string synthetic = "synthetic";
+  if (is_synthetic_kind_trace(trace)) {
+    out.jobs = synthetic_kind_jobs(trace, seed, out.description);
+    prepare_jobs(out.jobs, out.skipped, trace, prep, &cluster);
+    return out;
+  }
   if (trace.rfind(synthetic, 0) == 0) {
     long long n = kDefaultSyntheticJobs;
     if (trace.size() > synthetic.size()) {
@@ -53,14 +59,14 @@ LoadedTrace load_jobs(const std::string& trace, const std::string& format, BadRo
       n = parse_integer("--trace synthetic:N", trace.substr(synthetic.size() + 1), 1);
     }
     out.jobs = generate_philly_like(static_cast<std::size_t>(n), kPhillyJobsPerHour, seed);
-    assign_work(out.jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), seed);
+    prepare_jobs(out.jobs, out.skipped, trace, prep, &cluster);
     out.description = "synthetic philly-like, " + std::to_string(n) + " jobs, seed " + std::to_string(seed);
     return out;
   }
   TraceReadResult r = read_trace(trace, format, bad_rows);
-  assign_work(r.jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), seed);
   out.jobs = std::move(r.jobs);
   out.skipped = std::move(r.skipped);
+  prepare_jobs(out.jobs, out.skipped, trace, prep, &cluster);
   out.description = trace + " (" + r.format + ")";
   return out;
 }
@@ -80,15 +86,18 @@ void write_skipped_rows(const std::filesystem::path& path, const std::vector<Tra
 }  // namespace
 
 const char* replay_usage() {
-  return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]> --out DIR\n"
-         "             [--policy fifo] [--format pollux-philly|pollux-workload|jsonl]\n"
-         "             [--seed N] [--macro-iterations M] [--bad-rows skip|fail] [--quiet]\n";
+  return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]|synthetic-<kind>[:N]> --out DIR\n"
+         "             [--policy fifo] [--format pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
+         "             [--seed N] [--macro-iterations M] [--bad-rows skip|fail] [--quiet]\n"
+         "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai openb)\n";
 }
 
 int run_replay_command(const std::vector<std::string>& argv) {
   const auto wall_start = std::chrono::steady_clock::now();
-  Args args(argv, {"--cluster", "--trace", "--out", "--policy", "--format", "--seed", "--macro-iterations", "--bad-rows"},
-            {"--quiet"});
+  std::set<std::string> flags = {"--cluster", "--trace",  "--out",          "--policy",
+                                 "--format",  "--seed",   "--macro-iterations", "--bad-rows"};
+  flags.insert(trace_option_flags().begin(), trace_option_flags().end());
+  Args args(argv, flags, {"--quiet"});
   const std::string cluster_name = args.require("--cluster");
   const std::string trace = args.require("--trace");
   const std::filesystem::path out_dir = args.require("--out");
@@ -106,7 +115,8 @@ int run_replay_command(const std::vector<std::string>& argv) {
 
   Cluster cluster(load_cluster_spec(cluster_name));
   std::unique_ptr<Policy> policy = make_policy(policy_name);
-  LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed);
+  LoadedTrace loaded =
+      load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed, job_preparation_from(args, seed));
   for (std::size_t i = 0; i < loaded.skipped.size() && i < 20; ++i)
     std::cerr << "skipped " << loaded.skipped[i].message() << "\n";
   if (loaded.skipped.size() > 20)

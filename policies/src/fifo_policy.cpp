@@ -1,6 +1,5 @@
 #include "vnsim/policies/fifo_policy.hpp"
 
-#include <climits>
 #include <map>
 #include <optional>
 
@@ -10,31 +9,25 @@ namespace vnsim {
 
 namespace {
 
-// find_consolidated_gpus fails only when fewer than `count` matching GPUs are
+// find_consolidated_gpus fails only when fewer than `count` allowed GPUs are
 // free, and free GPUs only shrink during one decide() call. So once a job of
-// size c fails, every later job of size >= c with the same (or a stricter)
-// type constraint fails too; remembering that keeps backfill over a long
-// queue from re-running placement for jobs that cannot fit.
+// size c with allowed types T fails, every later job of size >= c whose
+// allowed types are a subset of T fails too; remembering that keeps backfill
+// over a long queue from re-running placement for jobs that cannot fit.
 class FailureMemo {
  public:
-  bool known_to_fail(const JobSpec& job) const {
-    if (job.gpus >= smallest_failed_any_) return true;
-    if (!job.gpu_type) return false;
-    auto it = smallest_failed_typed_.find(*job.gpu_type);
-    return it != smallest_failed_typed_.end() && job.gpus >= it->second;
+  bool known_to_fail(int gpus, GpuTypeMask allowed) const {
+    for (const auto& [mask, smallest] : smallest_failed_)
+      if ((allowed & ~mask) == 0 && gpus >= smallest) return true;
+    return false;
   }
-  void record(const JobSpec& job) {
-    if (!job.gpu_type) {
-      if (job.gpus < smallest_failed_any_) smallest_failed_any_ = job.gpus;
-      return;
-    }
-    auto [it, inserted] = smallest_failed_typed_.emplace(*job.gpu_type, job.gpus);
-    if (!inserted && job.gpus < it->second) it->second = job.gpus;
+  void record(int gpus, GpuTypeMask allowed) {
+    auto [it, inserted] = smallest_failed_.emplace(allowed, gpus);
+    if (!inserted && gpus < it->second) it->second = gpus;
   }
 
  private:
-  int smallest_failed_any_ = INT_MAX;
-  std::map<std::string, int> smallest_failed_typed_;
+  std::map<GpuTypeMask, int> smallest_failed_;
 };
 
 // Clears the GPUs marked as taken when decide() returns, even by exception,
@@ -80,12 +73,13 @@ std::vector<Decision> FifoPolicy::decide(const SchedulerInput& input) {
   for (const QueuedJob& queued : input.queued) {
     if (free_left == 0) break;
     const JobSpec& job = *queued.spec;
+    const GpuTypeMask allowed = queued.allowed_types & cluster.type_mask(job.gpu_type);
     std::optional<std::vector<GpuId>> gpus;
-    if (job.gpus <= free_left && !failures.known_to_fail(job))
-      gpus = find_consolidated_gpus(cluster, free_gpus_on_node, job.gpus, job.gpu_type);
+    if (job.gpus <= free_left && !failures.known_to_fail(job.gpus, allowed))
+      gpus = find_consolidated_gpus(cluster, free_gpus_on_node, job.gpus, allowed);
     if (!gpus) {
       if (!backfill_) break;
-      failures.record(job);
+      failures.record(job.gpus, allowed);
       continue;
     }
     guard.mark(*gpus);

@@ -149,6 +149,19 @@ TEST(FifoPolicy, RespectsGpuTypeConstraint) {
   EXPECT_EQ(start_at(d, 0).placement.gpus, (std::vector<GpuId>{12, 13}));
 }
 
+TEST(FifoPolicy, UsesOnlyTheAllowedTypesTheEngineGives) {
+  // The engine narrows a job to the types whose memory holds it: here the
+  // job may not use the K80 node that first-fit would otherwise pick.
+  Fixture f({"K80", "V100", "V100", "V100"});
+  f.add_job(2);
+  FifoPolicy fifo(false);
+  SchedulerInput in = f.input();
+  in.queued[0].allowed_types = f.cluster.type_mask("V100");
+  auto d = fifo.decide(in);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(start_at(d, 0).placement.gpus, (std::vector<GpuId>{4, 5}));
+}
+
 TEST(FifoPolicy, TypedHeadBlocksWhenTooFewGpusOfItsType) {
   Fixture f({"V100", "V100", "V100", "K80"});
   f.view.allocate({12}, 99);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "extra_formats.hpp"
 #include "line_reader.hpp"
 #include "row_parsers.hpp"
 #include "vnsim/core/error.hpp"
@@ -51,18 +52,22 @@ void sort_and_rebase(std::vector<JobSpec>& jobs) {
 }  // namespace
 
 std::vector<std::string> trace_format_names() {
-  return {"pollux-philly", "pollux-workload", "jsonl"};
+  std::vector<std::string> names = {"pollux-philly", "pollux-workload", "jsonl"};
+  for (auto& name : traces_detail::extra_format_names()) names.push_back(std::move(name));
+  return names;
 }
 
 std::string detect_trace_format(const std::string& path) {
+  if (traces_detail::is_pai_path(path)) return "pai-2020";
   LineReader reader(path);
   const std::string line = first_content_line(reader);
   if (auto format = traces_detail::format_of_first_line(line)) return *format;
+  if (auto format = traces_detail::detect_extra_format(path, line)) return *format;
   throw input_error_at(path, reader.line_number(),
                        "unrecognised trace header '" + shorten(line) + "' (expected '" +
                            std::string(traces_detail::kPolluxPhillyHeader) + "', '" +
                            std::string(traces_detail::kPolluxWorkloadHeader) +
-                           "', or a JSON object per line)");
+                           "', a JSON object per line, or another format of docs/TRACES.md)");
 }
 
 TraceReadResult read_trace(const std::string& path, const std::string& format, BadRowPolicy policy) {
@@ -72,10 +77,22 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
 
   TraceReadResult result;
   result.format = format.empty() ? detect_trace_format(path) : format;
+  if (result.format == "philly-joblog" || result.format == "pai-2020") {
+    result = result.format == "pai-2020" ? traces_detail::read_pai_2020(path, policy)
+                                         : traces_detail::read_philly_joblog(path, policy);
+    sort_and_rebase(result.jobs);
+    return result;
+  }
   LineReader reader(path);
   std::string line = first_content_line(reader);
-  const bool has_header = result.format != "jsonl";
-  if (has_header) {
+  std::unique_ptr<traces_detail::LineParser> parser;
+  try {
+    parser = traces_detail::make_line_parser(result.format, line);
+  } catch (const RowError& e) {
+    throw input_error_at(path, reader.line_number(), e.reason);
+  }
+  const bool has_header = parser ? !parser->first_line_is_data() : result.format != "jsonl";
+  if (has_header && !parser) {
     const std::string_view expected = result.format == "pollux-philly" ? traces_detail::kPolluxPhillyHeader
                                                                        : traces_detail::kPolluxWorkloadHeader;
     if (line != expected)
@@ -87,7 +104,7 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
   std::map<std::string, long> first_line_of_id;
   auto handle = [&](const std::string& row, long line_number) {
     try {
-      JobSpec job = parse_row(result.format, row, line_number);
+      JobSpec job = parser ? parser->parse(row, line_number) : parse_row(result.format, row, line_number);
       const auto [it, inserted] = first_line_of_id.emplace(job.id, line_number);
       if (!inserted)
         throw RowError{"duplicate job id '" + job.id + "' (first on line " + std::to_string(it->second) +

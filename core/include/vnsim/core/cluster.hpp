@@ -2,6 +2,8 @@
 // Cluster: a validated ClusterSpec with flat, O(1) lookups by global GPU and
 // node index. Everything downstream (policies, sim, real_exec) refers to GPUs
 // by these indices.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,10 @@ namespace vnsim {
 using GpuId = int;
 using NodeId = int;
 using RackId = int;
+// A set of the cluster's GPU types: bit i stands for gpu_types()[i]. Sets let
+// placement skip nodes of the wrong type in O(1) per node.
+using GpuTypeMask = std::uint64_t;
+constexpr GpuTypeMask kAnyGpuType = ~GpuTypeMask{0};
 
 struct GpuInfo {
   GpuId id;
@@ -44,14 +50,25 @@ class Cluster {
   const std::vector<NodeInfo>& nodes() const { return nodes_; }
 
   // Distinct GPU type names present, sorted.
-  std::vector<std::string> gpu_types() const;
+  const std::vector<std::string>& gpu_types() const { return type_names_; }
+  // Index into gpu_types(), or -1 when the cluster has no GPU of that type.
+  int type_index(const std::string& type) const;
+  GpuTypeMask gpu_type_bit(GpuId g) const { return GpuTypeMask{1} << gpu_type_index_[g]; }
+  GpuTypeMask node_type_mask(NodeId n) const { return node_type_mask_[n]; }
+  // nullopt means any type; a type the cluster lacks gives the empty set.
+  GpuTypeMask type_mask(const std::optional<std::string>& type) const;
   int gpu_count_of_type(const std::string& type) const;
+  int gpu_count_in(GpuTypeMask types) const;
   int max_gpus_per_node() const;
 
  private:
   ClusterSpec spec_;
   std::vector<GpuInfo> gpus_;
   std::vector<NodeInfo> nodes_;
+  std::vector<std::string> type_names_;
+  std::vector<int> gpu_type_index_;
+  std::vector<GpuTypeMask> node_type_mask_;
+  std::vector<int> type_gpu_count_;
 };
 
 }  // namespace vnsim

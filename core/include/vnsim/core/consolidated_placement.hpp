@@ -1,8 +1,9 @@
 #pragma once
 // First-fit placement that prefers consolidation: one node if any node has
-// room (lowest node index first), else the fewest nodes inside one rack,
-// else the fewest racks. Shared by FIFO's placement and by the trace rule
-// that defines a job's "alone" run time (placement on an empty cluster).
+// room (lowest node index first), else the one rack that holds the job on the
+// fewest nodes (ties: lowest rack index), else the fewest racks. Shared by
+// FIFO's placement and by the trace rule that defines a job's "alone" run
+// time (placement on an empty cluster).
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,14 +14,22 @@
 namespace vnsim {
 
 // free_gpus_on_node(n) returns the free GPU ids of node n, ascending. Only
-// GPUs whose type equals *gpu_type are used when gpu_type is set. Returns the
-// chosen GPUs sorted ascending, or nullopt when `count` GPUs are not free.
-// Deterministic: ties break on the lowest index.
+// GPUs whose type is in `allowed` are used (a job's type constraint, and the
+// types whose memory holds it: see allowed_gpu_types in feasibility.hpp).
+// Returns the chosen GPUs sorted ascending, or nullopt when `count` allowed
+// GPUs are not free. Deterministic: ties break on the lowest index.
+std::optional<std::vector<GpuId>> find_consolidated_gpus(
+    const Cluster& cluster, const std::function<std::vector<GpuId>(NodeId)>& free_gpus_on_node, int count,
+    GpuTypeMask allowed);
+
+// Convenience form: nullopt = any type.
 std::optional<std::vector<GpuId>> find_consolidated_gpus(
     const Cluster& cluster, const std::function<std::vector<GpuId>(NodeId)>& free_gpus_on_node, int count,
     const std::optional<std::string>& gpu_type);
 
 // The placement a job gets on an empty cluster.
+std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
+                                                                      GpuTypeMask allowed);
 std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
                                                                       const std::optional<std::string>& gpu_type);
 

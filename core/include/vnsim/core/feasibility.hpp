@@ -15,6 +15,12 @@ namespace vnsim {
 // e.g. "requests 256 GPUs, cluster has 128", "unknown model 'foo'",
 // "GPU type 'Z100' not in cluster", "needs 40.0 GiB per GPU, largest allowed
 // GPU (K80) has 12.0 GiB", "iterations must be > 0".
+// The cluster's GPU types this job may run on: its type constraint (if any),
+// and only types whose memory holds weights, optimizer state, gradient buffer
+// and one micro-batch of activations. Unknown model: the empty set.
+GpuTypeMask allowed_gpu_types(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
+                              const ModelCatalog& models);
+
 std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
                                           const ModelCatalog& models);
 

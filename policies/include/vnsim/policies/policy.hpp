@@ -50,6 +50,9 @@ struct QueuedJob {
   const JobSpec* spec;
   double attained_gpu_s = 0;      // GPU-seconds received so far (before a preemption)
   double estimated_remaining_s = -1;  // -1 when unknown
+  // GPU types the job may use: its constraint and the types whose memory
+  // holds it (allowed_gpu_types in core/feasibility.hpp), filled by the engine.
+  GpuTypeMask allowed_types = kAnyGpuType;
 };
 
 struct RunningJob {

@@ -31,7 +31,8 @@ struct TraceReadResult {
   std::string format;               // format name actually used
 };
 
-// Format names: "pollux-philly", "pollux-workload", "jsonl".
+// Format names: "pollux-philly", "pollux-workload", "jsonl", "philly-joblog",
+// "pai-2020", "openb-pods", "helios", "gavel", "tiresias" (docs/TRACES.md).
 std::vector<std::string> trace_format_names();
 // Looks at the first non-empty line; throws InputError when unrecognised.
 std::string detect_trace_format(const std::string& path);

@@ -1,0 +1,32 @@
+#pragma once
+// Trace options shared by `vnsim replay` and `vnsim trace convert`: filters,
+// construction rules and the synthetic-<kind>[:N] trace names.
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "vnsim/core/job_spec.hpp"
+#include "vnsim/traces/job_preparation.hpp"
+
+namespace vnsim::cli {
+
+// Flags that take a value: --from-s --to-s --vc --user --status --min-gpus
+// --max-gpus --arrival-scale --load-scale --model-rules --failed-jobs.
+const std::set<std::string>& trace_option_flags();
+const char* trace_option_usage();
+// The flags in `args`, with `seed` for every seeded choice.
+JobPreparation job_preparation_from(const Args& args, std::uint64_t seed);
+
+double parse_number(const std::string& flag, const std::string& text);
+
+// "synthetic-<kind>" or "synthetic-<kind>:N" (Poisson at the kind's rate).
+bool is_synthetic_kind_trace(const std::string& trace);
+std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed, std::string& description);
+
+// Splits argv into positional arguments and the rest; an argument that follows
+// a flag in `flags_with_values` is that flag's value, not a positional.
+std::vector<std::string> take_positionals(std::vector<std::string>& argv, const std::set<std::string>& flags_with_values);
+
+}  // namespace vnsim::cli

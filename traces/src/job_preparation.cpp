@@ -1,0 +1,53 @@
+// The steps between reading and replaying a trace (docs/TRACES.md,
+// "Construction rules"), in one place for replay and convert.
+#include "vnsim/traces/job_preparation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vnsim/core/error.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/traces/work_assignment.hpp"
+
+namespace vnsim {
+
+FailedJobs failed_jobs_from_string(const std::string& s) {
+  if (s == "run") return FailedJobs::Run;
+  if (s == "drop") return FailedJobs::Drop;
+  throw InputError("--failed-jobs: expected run or drop, got '" + s + "'");
+}
+
+void prepare_jobs(std::vector<JobSpec>& jobs, std::vector<TraceIssue>& skipped, const std::string& source,
+                  const JobPreparation& prep, const Cluster* cluster) {
+  check_trace_filter(prep.filter);
+  if (prep.failed_jobs == FailedJobs::Drop) {
+    std::vector<JobSpec> kept;
+    kept.reserve(jobs.size());
+    for (auto& job : jobs) {
+      if (job.status == TraceStatus::Failed || job.status == TraceStatus::Killed)
+        skipped.push_back(TraceIssue{source, 0,
+                                     "job '" + job.id + "' dropped by --failed-jobs drop: status " + to_string(job.status)});
+      else
+        kept.push_back(std::move(job));
+    }
+    jobs = std::move(kept);
+  }
+  // Jobs whose work is defined only after assign_work (no duration, no
+  // iterations yet) get the load scale on their iterations afterwards.
+  std::vector<bool> scale_later(jobs.size(), false);
+  const auto removed = apply_trace_filter(jobs, prep.filter, source);
+  skipped.insert(skipped.end(), removed.begin(), removed.end());
+  if (prep.filter.load_scale != 1.0)
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      scale_later[i] = jobs[i].trace_duration_s < 0 && jobs[i].iterations == 0;
+  if (prep.model_rules) assign_models_by_rules(jobs, *prep.model_rules, prep.seed);
+  if (cluster == nullptr) return;
+  assign_work(jobs, *cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), prep.seed);
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (scale_later[i] && jobs[i].iterations > 0)
+      jobs[i].iterations = std::max<std::int64_t>(
+          1, std::llround(static_cast<double>(jobs[i].iterations) * prep.filter.load_scale));
+}
+
+}  // namespace vnsim
