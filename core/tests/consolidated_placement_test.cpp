@@ -80,11 +80,15 @@ TEST_F(PlacementTest, InsideOneRackFewestNodes) {
   EXPECT_EQ(place(3), (Gpus{6, 7, 8}));
 }
 
-TEST_F(PlacementTest, LowestIndexRackThatFits) {
-  // No node holds 9; rack ra has 10 free and is first.
-  EXPECT_EQ(place(9), range(0, 8));
+TEST_F(PlacementTest, RackThatNeedsFewestNodesWins) {
+  // No node holds 9. Rack ra needs 3 nodes (4 + 4 + 1), rack rb only 2
+  // (b1's 8 + one of b0), so rb wins although ra comes first.
+  EXPECT_EQ(place(9), (Gpus{10, 14, 15, 16, 17, 18, 19, 20, 21}));
   // Only V100s: ra has 8 of them, rb has 12: b1 (8) then one of b0.
   EXPECT_EQ(place(9, "V100"), (Gpus{10, 14, 15, 16, 17, 18, 19, 20, 21}));
+  // With b1 half busy rb holds only 8: ra, the only rack left, on 3 nodes.
+  occupy(range(14, 17));
+  EXPECT_EQ(place(9), range(0, 8));
 }
 
 TEST_F(PlacementTest, AcrossRacksMostFreeFirst) {

@@ -7,6 +7,7 @@
 
 #include "replay_command.hpp"
 #include "trace_command.hpp"
+#include "trace_options.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy.hpp"
@@ -18,6 +19,7 @@ void print_help() {
   std::printf("vnsim %s: discrete-event simulator of GPU clusters for deep-learning training\n\n", VNSIM_VERSION);
   std::printf("usage:\n  %s  %s  vnsim version\n  vnsim help\n\n", vnsim::cli::replay_usage(),
               vnsim::cli::trace_usage());
+  std::printf("%s\n", vnsim::cli::trace_option_usage());
   std::printf("cluster presets:");
   for (const auto& p : vnsim::cluster_preset_names()) std::printf(" %s", p.c_str());
   std::printf("\npolicies:");

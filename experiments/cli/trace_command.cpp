@@ -24,11 +24,13 @@ constexpr std::size_t kIssuesPrinted = 20;
 
 BadRowPolicy bad_row_policy(const Args& args) {
   const std::string text = args.get_or("--bad-rows", "skip");
-  if (text != "skip" && text != "fail") throw InputError("--bad-rows: expected skip or fail, got '" + text + "'");
+  if (text != "skip" && text != "fail")
+    throw InputError("--bad-rows: expected skip or fail, got '" + text + "'");
   return text == "skip" ? BadRowPolicy::Skip : BadRowPolicy::Fail;
 }
 
-std::string one_positional(std::vector<std::string>& argv, const std::set<std::string>& flags, const char* what) {
+std::string one_positional(std::vector<std::string>& argv, const std::set<std::string>& flags,
+                           const char* what) {
   const auto pos = take_positionals(argv, flags);
   if (pos.size() != 1)
     throw InputError(std::string("vnsim trace ") + what + ": expected exactly one input file, got " +
@@ -60,7 +62,8 @@ int inspect(std::vector<std::string> argv) {
 }
 
 int convert(std::vector<std::string> argv) {
-  std::set<std::string> flags = {"--format", "--to", "--out", "--bad-rows", "--seed", "--cluster", "--skipped"};
+  std::set<std::string> flags = {"--format", "--to",      "--out",    "--bad-rows",
+                                 "--seed",   "--cluster", "--skipped"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
   auto pos = take_positionals(argv, flags);
   Args args(argv, flags, {"--quiet"});
@@ -100,27 +103,30 @@ int convert(std::vector<std::string> argv) {
   }
   if (!args.has("--quiet")) {
     print_issues(skipped, "skipped");
-    std::printf("%s (%s) -> %s (%s): %zu jobs written, %zu bad rows, %zu jobs removed by filters or rules, %zu not "
-                "writable\n",
-                in.c_str(), read.format.c_str(), out.c_str(), to.c_str(), read.jobs.size() - not_writable, bad_rows, removed,
-                not_writable);
+    std::printf(
+        "%s (%s) -> %s (%s): %zu jobs written, %zu bad rows, %zu jobs removed by filters or rules, %zu not "
+        "writable\n",
+        in.c_str(), read.format.c_str(), out.c_str(), to.c_str(), read.jobs.size() - not_writable, bad_rows,
+        removed, not_writable);
   }
   return 0;
 }
 
 int generate(std::vector<std::string> argv) {
-  Args args(argv, {"--kind", "--jobs", "--seed", "--out", "--rate", "--diurnal-amplitude", "--peak-hour"}, {});
+  Args args(argv, {"--kind", "--jobs", "--seed", "--out", "--rate", "--diurnal-amplitude", "--peak-hour"},
+            {});
   const SyntheticProfile& profile = synthetic_profile(args.require("--kind"));
   const auto n = static_cast<std::size_t>(parse_integer("--jobs", args.require("--jobs"), 1));
   const auto seed = static_cast<std::uint64_t>(parse_integer("--seed", args.get_or("--seed", "1"), 0));
   ArrivalProcess arrivals{profile.jobs_per_hour, 0, 14};
   if (auto v = args.get("--rate")) arrivals.jobs_per_hour = parse_number("--rate", *v);
-  if (auto v = args.get("--diurnal-amplitude")) arrivals.diurnal_amplitude = parse_number("--diurnal-amplitude", *v);
+  if (auto v = args.get("--diurnal-amplitude"))
+    arrivals.diurnal_amplitude = parse_number("--diurnal-amplitude", *v);
   if (auto v = args.get("--peak-hour")) arrivals.peak_hour = parse_number("--peak-hour", *v);
   const std::string out = args.require("--out");
   write_jsonl(out, draw_synthetic_jobs(profile, n, arrivals, seed));
-  std::printf("wrote %s: %zu jobs of kind %s, seed %llu, %.3f jobs/h%s\n", out.c_str(), n, profile.name.c_str(),
-              static_cast<unsigned long long>(seed), arrivals.jobs_per_hour,
+  std::printf("wrote %s: %zu jobs of kind %s, seed %llu, %.3f jobs/h%s\n", out.c_str(), n,
+              profile.name.c_str(), static_cast<unsigned long long>(seed), arrivals.jobs_per_hour,
               arrivals.diurnal_amplitude > 0 ? " (diurnal)" : " (Poisson)");
   return 0;
 }
@@ -146,8 +152,9 @@ int cluster(std::vector<std::string> argv) {
   }
   std::size_t nodes = 0;
   for (const auto& r : built.spec.racks) nodes += r.nodes.size();
-  std::printf("wrote %s (%s): %zu racks, %zu nodes, %ld GPUs (%s ), %zu rows left out\n", out.c_str(),
-              built.format.c_str(), built.spec.racks.size(), nodes, gpus, types.c_str() + 1, built.left_out.size());
+  std::printf("wrote %s (%s): %zu racks, %zu nodes, %ld GPUs (%s), %zu rows left out\n", out.c_str(),
+              built.format.c_str(), built.spec.racks.size(), nodes, gpus, types.c_str() + 1,
+              built.left_out.size());
   return 0;
 }
 
@@ -159,19 +166,22 @@ const char* trace_usage() {
          "             [--skipped FILE.csv] [--quiet] [filters] [construction]\n"
          "  vnsim trace generate --kind philly|helios|pai|openb --jobs N [--seed S] --out FILE.jsonl\n"
          "             [--rate JOBS_PER_HOUR] [--diurnal-amplitude A] [--peak-hour H]\n"
-         "  vnsim trace cluster --from FILE [--format philly-machines|pai-machines|openb-nodes] --out SPEC.json\n"
+         "  vnsim trace cluster --from FILE [--format philly-machines|pai-machines|openb-nodes] --out "
+         "SPEC.json\n"
          "             [--name N] [--gpu-map NAME=TYPE,...] [--nodes-per-rack K]\n";
 }
 
 int run_trace_command(const std::vector<std::string>& argv) {
-  if (argv.empty()) throw InputError("vnsim trace: expected inspect, convert, generate or cluster (see 'vnsim help')");
+  if (argv.empty())
+    throw InputError("vnsim trace: expected inspect, convert, generate or cluster (see 'vnsim help')");
   const std::string sub = argv[0];
   std::vector<std::string> rest(argv.begin() + 1, argv.end());
   if (sub == "inspect") return inspect(rest);
   if (sub == "convert") return convert(rest);
   if (sub == "generate") return generate(rest);
   if (sub == "cluster") return cluster(rest);
-  throw InputError("vnsim trace: unknown sub-command '" + sub + "' (expected inspect, convert, generate or cluster)");
+  throw InputError("vnsim trace: unknown sub-command '" + sub +
+                   "' (expected inspect, convert, generate or cluster)");
 }
 
 }  // namespace vnsim::cli

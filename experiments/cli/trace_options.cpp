@@ -31,14 +31,15 @@ std::vector<std::string> comma_list(const std::string& text) {
 }  // namespace
 
 const std::set<std::string>& trace_option_flags() {
-  static const std::set<std::string> flags = {"--from-s",        "--to-s",         "--vc",          "--user",
-                                              "--status",        "--min-gpus",     "--max-gpus",    "--arrival-scale",
-                                              "--load-scale",    "--model-rules",  "--failed-jobs"};
+  static const std::set<std::string> flags = {
+      "--from-s",   "--to-s",          "--vc",         "--user",        "--status",     "--min-gpus",
+      "--max-gpus", "--arrival-scale", "--load-scale", "--model-rules", "--failed-jobs"};
   return flags;
 }
 
 const char* trace_option_usage() {
-  return "  filters: [--from-s S] [--to-s S] [--vc A,B] [--user A,B] [--status keep|drop-failed|drop-killed-failed]\n"
+  return "  filters: [--from-s S] [--to-s S] [--vc A,B] [--user A,B] [--status "
+         "keep|drop-failed|drop-killed-failed]\n"
          "           [--min-gpus N] [--max-gpus N] [--arrival-scale X] [--load-scale X]\n"
          "  construction: [--model-rules FILE.json] [--failed-jobs run|drop]  (docs/TRACES.md)\n";
 }
@@ -65,7 +66,8 @@ JobPreparation job_preparation_from(const Args& args, std::uint64_t seed) {
   if (auto v = args.get("--arrival-scale")) f.arrival_scale = parse_number("--arrival-scale", *v);
   if (auto v = args.get("--load-scale")) f.load_scale = parse_number("--load-scale", *v);
   check_trace_filter(f);
-  if (auto v = args.get("--model-rules")) prep.model_rules = load_model_rules_file(*v, ModelCatalog::builtin());
+  if (auto v = args.get("--model-rules"))
+    prep.model_rules = load_model_rules_file(*v, ModelCatalog::builtin());
   if (auto v = args.get("--failed-jobs")) prep.failed_jobs = failed_jobs_from_string(*v);
   return prep;
 }
@@ -74,18 +76,22 @@ bool is_synthetic_kind_trace(const std::string& trace) {
   return trace.rfind("synthetic-", 0) == 0;
 }
 
-std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed, std::string& description) {
+std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed,
+                                         std::string& description) {
   const std::string rest = trace.substr(std::string("synthetic-").size());
   const auto colon = rest.find(':');
   const std::string kind = rest.substr(0, colon);
   long long n = kDefaultSyntheticJobs;
   if (colon != std::string::npos) n = parse_integer("--trace synthetic-<kind>:N", rest.substr(colon + 1), 1);
   const SyntheticProfile& profile = synthetic_profile(kind);
-  description = "synthetic " + kind + ", " + std::to_string(n) + " jobs, Poisson, seed " + std::to_string(seed);
-  return draw_synthetic_jobs(profile, static_cast<std::size_t>(n), ArrivalProcess{profile.jobs_per_hour, 0, 14}, seed);
+  description =
+      "synthetic " + kind + ", " + std::to_string(n) + " jobs, Poisson, seed " + std::to_string(seed);
+  return draw_synthetic_jobs(profile, static_cast<std::size_t>(n),
+                             ArrivalProcess{profile.jobs_per_hour, 0, 14}, seed);
 }
 
-std::vector<std::string> take_positionals(std::vector<std::string>& argv, const std::set<std::string>& flags_with_values) {
+std::vector<std::string> take_positionals(std::vector<std::string>& argv,
+                                          const std::set<std::string>& flags_with_values) {
   std::vector<std::string> positionals, rest;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     if (flags_with_values.count(argv[i]) && i + 1 < argv.size()) {

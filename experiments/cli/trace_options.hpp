@@ -23,10 +23,12 @@ double parse_number(const std::string& flag, const std::string& text);
 
 // "synthetic-<kind>" or "synthetic-<kind>:N" (Poisson at the kind's rate).
 bool is_synthetic_kind_trace(const std::string& trace);
-std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed, std::string& description);
+std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed,
+                                         std::string& description);
 
 // Splits argv into positional arguments and the rest; an argument that follows
 // a flag in `flags_with_values` is that flag's value, not a positional.
-std::vector<std::string> take_positionals(std::vector<std::string>& argv, const std::set<std::string>& flags_with_values);
+std::vector<std::string> take_positionals(std::vector<std::string>& argv,
+                                          const std::set<std::string>& flags_with_values);
 
 }  // namespace vnsim::cli

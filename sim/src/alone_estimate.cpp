@@ -5,20 +5,20 @@
 
 namespace vnsim::sim {
 
-const std::optional<std::vector<GpuId>>& AloneEstimator::placement(int count,
-                                                                   const std::optional<std::string>& type) {
-  auto key = std::make_pair(count, type);
+const std::optional<std::vector<GpuId>>& AloneEstimator::placement(int count, GpuTypeMask allowed) {
+  auto key = std::make_pair(count, allowed);
   auto it = placements_.find(key);
   if (it == placements_.end())
-    it = placements_.emplace(key, consolidated_gpus_on_empty_cluster(topology_.cluster(), count, type)).first;
+    it = placements_.emplace(key, consolidated_gpus_on_empty_cluster(topology_.cluster(), count, allowed))
+             .first;
   return it->second;
 }
 
-double AloneEstimator::estimate_s(const JobSpec& job) {
-  ShapeKey key{job.model, job.gpus, job.gpu_type, job.effective_virtual_nodes(), job.global_batch};
+double AloneEstimator::estimate_s(const JobSpec& job, GpuTypeMask allowed) {
+  ShapeKey key{job.model, job.gpus, allowed, job.effective_virtual_nodes(), job.global_batch};
   auto it = iteration_s_.find(key);
   if (it == iteration_s_.end()) {
-    const auto& gpus = placement(job.gpus, job.gpu_type);
+    const auto& gpus = placement(job.gpus, allowed);
     double t = -1;
     if (gpus) {
       const Placement p = spread_virtual_nodes(*gpus, job.effective_virtual_nodes());

@@ -23,20 +23,21 @@ class AloneEstimator {
       : topology_(topology), gpus_(gpus), models_(models) {}
 
   // Seconds, or -1 when the job has no placement on an empty cluster.
-  double estimate_s(const JobSpec& job);
+  // `allowed`: the GPU types it may use (allowed_gpu_types, feasibility.hpp).
+  double estimate_s(const JobSpec& job, GpuTypeMask allowed);
 
  private:
-  const std::optional<std::vector<GpuId>>& placement(int count, const std::optional<std::string>& type);
+  const std::optional<std::vector<GpuId>>& placement(int count, GpuTypeMask allowed);
 
   const Topology& topology_;
   const GpuCatalog& gpus_;
   const ModelCatalog& models_;
-  // Placements depend only on (GPU count, type) on an empty cluster; caching
-  // them keeps admission O(log n) on large clusters.
-  std::map<std::pair<int, std::optional<std::string>>, std::optional<std::vector<GpuId>>> placements_;
-  // Per-iteration time by (model, GPUs, type, virtual nodes, global batch):
-  // traces repeat these shapes, and the ring term walks topology paths.
-  using ShapeKey = std::tuple<std::string, int, std::optional<std::string>, int, int>;
+  // Placements depend only on (GPU count, allowed types) on an empty
+  // cluster; caching them keeps admission O(log n) on large clusters.
+  std::map<std::pair<int, GpuTypeMask>, std::optional<std::vector<GpuId>>> placements_;
+  // Per-iteration time by (model, GPUs, allowed types, virtual nodes, global
+  // batch): traces repeat these shapes, and the ring term walks topology paths.
+  using ShapeKey = std::tuple<std::string, int, GpuTypeMask, int, int>;
   std::map<ShapeKey, double> iteration_s_;
 };
 

@@ -122,7 +122,8 @@ void ReplayController::process_arrivals(double now) {
       continue;
     }
     state_[j].phase = Phase::Queued;
-    queued_.push_back(QueuedJob{j, &spec, 0, estimator_.estimate_s(spec)});
+    const GpuTypeMask allowed = allowed_gpu_types(spec, in_.cluster, in_.gpu_catalog, in_.models);
+    queued_.push_back(QueuedJob{j, &spec, 0, estimator_.estimate_s(spec, allowed), allowed});
   }
 }
 

@@ -61,7 +61,8 @@ std::string catalog_name(const std::string& trace_name, const InventoryOptions& 
   return GpuCatalog::builtin().find(name) ? name : "";
 }
 
-RowResult typed_machine(const std::string& name, int gpus, const std::string& type, const InventoryOptions& options) {
+RowResult typed_machine(const std::string& name, int gpus, const std::string& type,
+                        const InventoryOptions& options) {
   RowResult r;
   if (gpus == 0) {
     r.left_out = "CPU-only machine '" + name + "' (0 GPUs)";
@@ -69,7 +70,8 @@ RowResult typed_machine(const std::string& name, int gpus, const std::string& ty
   }
   const std::string catalog = catalog_name(type, options);
   if (catalog.empty()) {
-    r.left_out = "machine '" + name + "': GPU type '" + type + "' is not in the GPU catalog (map it with --gpu-map " +
+    r.left_out = "machine '" + name + "': GPU type '" + type +
+                 "' is not in the GPU catalog (map it with --gpu-map " +
                  (type.empty() ? std::string("NAME") : type) + "=<catalog type>)";
     return r;
   }
@@ -77,9 +79,11 @@ RowResult typed_machine(const std::string& name, int gpus, const std::string& ty
   return r;
 }
 
-RowResult parse_row(const std::string& format, const std::vector<std::string>& f, const InventoryOptions& options) {
+RowResult parse_row(const std::string& format, const std::vector<std::string>& f,
+                    const InventoryOptions& options) {
   if (f.size() != header_of(format).size())
-    throw RowError{"expected " + std::to_string(header_of(format).size()) + " columns, got " + std::to_string(f.size())};
+    throw RowError{"expected " + std::to_string(header_of(format).size()) + " columns, got " +
+                   std::to_string(f.size())};
   if (f[0].empty()) throw RowError{"empty machine name"};
   if (format == "philly-machines") {
     // Per-GPU memory names the GPU, as in scripts/make_philly_preset.py.
@@ -92,12 +96,13 @@ RowResult parse_row(const std::string& format, const std::vector<std::string>& f
   return typed_machine(f[0], gpu_count(f[3], "gpu", true), f[4], options);
 }
 
-ordered_json spec_json(const std::string& name, const std::string& source, const std::vector<Machine>& machines,
-                       int per_rack) {
+ordered_json spec_json(const std::string& name, const std::string& source,
+                       const std::vector<Machine>& machines, int per_rack) {
   ordered_json spec;
   spec["name"] = name;
-  spec["description"] = "Built by 'vnsim trace cluster' from " + source +
-                        "; links and racks are the assumptions of docs/TRACES.md, \"Cluster specs from traces\"";
+  spec["description"] =
+      "Built by 'vnsim trace cluster' from " + source +
+      "; links and racks are the assumptions of docs/TRACES.md, \"Cluster specs from traces\"";
   spec["defaults"]["intra"] = {{"kind", "pcie"}, {"bandwidth_gbps", 126}, {"latency_us", 1}};
   spec["defaults"]["nic"] = {{"bandwidth_gbps", 100}, {"count", 1}, {"latency_us", 1}};
   spec["racks"] = ordered_json::array();
@@ -108,7 +113,8 @@ ordered_json spec_json(const std::string& name, const std::string& source, const
     rack["uplink_latency_us"] = 1;
     rack["nodes"] = ordered_json::array();
     for (std::size_t i = start; i < machines.size() && i < start + static_cast<std::size_t>(per_rack); ++i)
-      rack["nodes"].push_back({{"name", machines[i].name}, {"gpus", machines[i].gpus}, {"gpu_type", machines[i].gpu_type}});
+      rack["nodes"].push_back(
+          {{"name", machines[i].name}, {"gpus", machines[i].gpus}, {"gpu_type", machines[i].gpu_type}});
     spec["racks"].push_back(std::move(rack));
   }
   return spec;
@@ -133,10 +139,11 @@ std::string detect_inventory_format(const std::string& path) {
   const auto fields = trimmed_fields(line);
   for (const auto& format : inventory_format_names())
     if (fields == header_of(format)) return format;
-  throw input_error_at(path, reader.line_number(),
-                       "unrecognised inventory header '" + line +
-                           "' (expected 'machineId, number of GPUs, single GPU mem', "
-                           "'machine,gpu_type,cap_cpu,cap_mem,cap_gpu' or 'sn,cpu_milli,memory_mib,gpu,model')");
+  throw input_error_at(
+      path, reader.line_number(),
+      "unrecognised inventory header '" + line +
+          "' (expected 'machineId, number of GPUs, single GPU mem', "
+          "'machine,gpu_type,cap_cpu,cap_mem,cap_gpu' or 'sn,cpu_milli,memory_mib,gpu,model')");
 }
 
 std::map<std::string, std::string> parse_gpu_map(const std::string& text) {
@@ -168,7 +175,8 @@ InventoryCluster cluster_from_inventory(const std::string& path, const Inventory
   LineReader reader(path);
   const std::string header = first_line_of(reader);
   if (trimmed_fields(header) != header_of(out.format))
-    throw input_error_at(path, reader.line_number(), "header '" + header + "' is not the " + out.format + " header");
+    throw input_error_at(path, reader.line_number(),
+                         "header '" + header + "' is not the " + out.format + " header");
 
   std::vector<Machine> machines;
   std::map<std::string, long> line_of_name;
@@ -188,14 +196,19 @@ InventoryCluster cluster_from_inventory(const std::string& path, const Inventory
     }
     const auto [it, inserted] = line_of_name.emplace(r.machine.name, n);
     if (!inserted)
-      throw input_error_at(path, n,
-                           "duplicate machine '" + r.machine.name + "' (first on line " + std::to_string(it->second) + ")");
+      throw input_error_at(
+          path, n,
+          "duplicate machine '" + r.machine.name + "' (first on line " + std::to_string(it->second) + ")");
     out.gpus_by_type[r.machine.gpu_type] += r.machine.gpus;
     machines.push_back(std::move(r.machine));
   }
-  if (machines.empty()) throw InputError(path + ": no machine with GPUs of a known type, so no cluster to build");
+  if (machines.empty())
+    throw InputError(path + ": no machine with GPUs of a known type, so no cluster to build");
   const std::string name = options.name.empty() ? std::filesystem::path(path).stem().string() : options.name;
-  out.json = spec_json(name, std::filesystem::path(path).filename().string(), machines, options.nodes_per_rack).dump(2) + "\n";
+  out.json =
+      spec_json(name, std::filesystem::path(path).filename().string(), machines, options.nodes_per_rack)
+          .dump(2) +
+      "\n";
   out.spec = parse_cluster_spec(out.json, path + " (built cluster spec)");
   return out;
 }

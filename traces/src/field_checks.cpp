@@ -18,7 +18,7 @@ std::string shortest(double v) {
 
 std::string quoted(std::string_view field) {
   field = trim(field);
-  if (field.size() > 40) return "'" + std::string(field.substr(0, 37)) + "...'";
+  if (field.size() > 80) return "'" + std::string(field.substr(0, 77)) + "...'";
   return "'" + std::string(field) + "'";
 }
 

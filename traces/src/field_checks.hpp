@@ -19,7 +19,7 @@ std::int64_t integer_in(std::string_view field, const std::string& column, std::
 // Empty (after trimming) gives nullopt; anything else must be a number >= min.
 std::optional<double> optional_number(std::string_view field, const std::string& column, double min);
 
-// Quoted excerpt of a field for messages, cut at 40 characters.
+// Quoted excerpt of a field for messages, cut at 80 characters.
 std::string quoted(std::string_view field);
 
 }  // namespace vnsim::traces_detail

@@ -26,8 +26,9 @@ void prepare_jobs(std::vector<JobSpec>& jobs, std::vector<TraceIssue>& skipped, 
     kept.reserve(jobs.size());
     for (auto& job : jobs) {
       if (job.status == TraceStatus::Failed || job.status == TraceStatus::Killed)
-        skipped.push_back(TraceIssue{source, 0,
-                                     "job '" + job.id + "' dropped by --failed-jobs drop: status " + to_string(job.status)});
+        skipped.push_back(TraceIssue{
+            source, 0,
+            "job '" + job.id + "' dropped by --failed-jobs drop: status " + to_string(job.status)});
       else
         kept.push_back(std::move(job));
     }

@@ -51,7 +51,8 @@ ModelBucket parse_bucket(const json& b, const std::string& source, const std::st
 
 }  // namespace
 
-std::string ModelRules::model_for(double gpu_hours, int gpus, std::uint64_t seed, const std::string& job_id) const {
+std::string ModelRules::model_for(double gpu_hours, int gpus, std::uint64_t seed,
+                                  const std::string& job_id) const {
   for (const auto& b : buckets) {
     if (b.max_gpu_hours && !(gpu_hours < *b.max_gpu_hours)) continue;
     if (b.max_gpus && gpus > *b.max_gpus) continue;
@@ -62,7 +63,8 @@ std::string ModelRules::model_for(double gpu_hours, int gpus, std::uint64_t seed
   throw InputError(source + ": no bucket fits a job of " + std::to_string(gpu_hours) + " GPU-hours");
 }
 
-ModelRules parse_model_rules(const std::string& json_text, const std::string& source, const ModelCatalog& models) {
+ModelRules parse_model_rules(const std::string& json_text, const std::string& source,
+                             const ModelCatalog& models) {
   json doc;
   try {
     doc = json::parse(json_text);
@@ -71,7 +73,8 @@ ModelRules parse_model_rules(const std::string& json_text, const std::string& so
   }
   if (!doc.is_object()) fail(source, "(top level)", "must be an object with a \"buckets\" array");
   for (const auto& [key, value] : doc.items())
-    if (key != "buckets" && key != "description") fail(source, key, "unknown field (allowed: buckets, description)");
+    if (key != "buckets" && key != "description")
+      fail(source, key, "unknown field (allowed: buckets, description)");
   if (!doc.contains("buckets") || !doc["buckets"].is_array() || doc["buckets"].empty())
     fail(source, "buckets", "must be a non-empty array");
   ModelRules rules;

@@ -23,8 +23,8 @@ std::string naive_timestamp(long long seconds) {
   const long long m = mp < 10 ? mp + 3 : mp - 9;
   const long long y = yoe + era * 400 + (m <= 2);
   char buf[128];
-  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld", y, m, d, secs / 3600, secs / 60 % 60,
-                secs % 60);
+  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld %02lld:%02lld:%02lld", y, m, d, secs / 3600,
+                secs / 60 % 60, secs % 60);
   return buf;
 }
 
@@ -36,8 +36,10 @@ std::vector<TraceIssue> write_pollux_philly(const std::string& path, const std::
   char num[64];
   for (const auto& job : jobs) {
     std::string why;
-    if (job.trace_duration_s < 0) why = "no recorded duration (pollux-philly needs one)";
-    else if (job.vc.find(',') != std::string::npos) why = "VC '" + job.vc + "' holds a comma";
+    if (job.trace_duration_s < 0)
+      why = "no recorded duration (pollux-philly needs one)";
+    else if (job.vc.find(',') != std::string::npos)
+      why = "VC '" + job.vc + "' holds a comma";
     if (!why.empty()) {
       not_written.push_back(TraceIssue{path, 0, "job '" + job.id + "' not written: " + why});
       continue;

@@ -14,7 +14,8 @@ constexpr double kDayS = 86400;
 SyntheticProfile philly() {
   SyntheticProfile p;
   p.name = "philly";
-  p.citation = "traces.md §2.2 (computed, philly_2017_pollux_full.csv): GPU counts, p50/p90/p99/mean/max, 31.5 jobs/h";
+  p.citation =
+      "traces.md §2.2 (computed, philly_2017_pollux_full.csv): GPU counts, p50/p90/p99/mean/max, 31.5 jobs/h";
   for (const auto& w : philly_gpu_count_weights()) p.sizes.push_back({w.gpus, static_cast<double>(w.jobs)});
   p.durations.knots = philly_duration_knots();
   p.jobs_per_hour = 31.5;
@@ -26,7 +27,8 @@ SyntheticProfile helios() {
   p.name = "helios";
   p.citation =
       "traces.md §7 (AcmeTrace cluster_summary.csv, Helios): mean 3.72 GPUs, median 1, max 2,048; run time "
-      "median 206 s, mean 6,652 s, max 4,320,009 s; rate: Venus 125,214 GPU jobs over 2020-04-01 -> 2020-09-28 "
+      "median 206 s, mean 6,652 s, max 4,320,009 s; rate: Venus 125,214 GPU jobs over 2020-04-01 -> "
+      "2020-09-28 "
       "(180 days, computed)";
   p.sizes = geometric_power_of_two_sizes(2048, 3.72, 1.0);
   p.durations = clamped_lognormal(206, 6652, 4320009);
@@ -51,8 +53,10 @@ SyntheticProfile openb() {
   SyntheticProfile p;
   p.name = "openb";
   p.citation =
-      "traces.md §6 (computed, alibaba_gpu_2023_openb_sample_2k.csv): GPU pods 1 GPU 1,718, 2 GPUs 1, 8 GPUs 6; "
-      "lifetime median 370 s, p90 9,431 s, p99 3,235,727 s, max 12,537,496 s; rate: 8,152 pods over the 149.3-day "
+      "traces.md §6 (computed, alibaba_gpu_2023_openb_sample_2k.csv): GPU pods 1 GPU 1,718, 2 GPUs 1, 8 GPUs "
+      "6; "
+      "lifetime median 370 s, p90 9,431 s, p99 3,235,727 s, max 12,537,496 s; rate: 8,152 pods over the "
+      "149.3-day "
       "creation span (not an arrival process, §6 caveat)";
   p.sizes = {{1, 1718}, {2, 1}, {8, 6}};
   constexpr double kMedian = 370, kP90 = 9431, kP99 = 3235727, kMax = 12537496;

@@ -46,8 +46,9 @@ double knot_mean(const std::vector<DurationKnot>& knots) {
   for (std::size_t i = 1; i < knots.size(); ++i) {
     const DurationKnot& a = knots[i - 1];
     const DurationKnot& b = knots[i];
-    sum += a.duration_s == b.duration_s ? (b.p - a.p) * a.duration_s
-                                        : (b.p - a.p) * (b.duration_s - a.duration_s) / std::log(b.duration_s / a.duration_s);
+    sum += a.duration_s == b.duration_s
+               ? (b.p - a.p) * a.duration_s
+               : (b.p - a.p) * (b.duration_s - a.duration_s) / std::log(b.duration_s / a.duration_s);
   }
   return sum;
 }
@@ -64,7 +65,7 @@ double clamped_lognormal_mean(double median, double sigma, double cap) {
 double normal_quantile(double p) {
   if (!(p > 0)) return -INFINITY;
   if (!(p < 1)) return INFINITY;
-  static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+  static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
                                  1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
   static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
                                  6.680131188771972e+01, -1.328068155288572e+01};
@@ -115,7 +116,8 @@ DurationModel clamped_lognormal(double median_s, double mean_s, double cap_s) {
   return m;
 }
 
-std::vector<SizeWeight> geometric_power_of_two_sizes(int max_gpus, double mean_gpus, double one_gpu_counts_as) {
+std::vector<SizeWeight> geometric_power_of_two_sizes(int max_gpus, double mean_gpus,
+                                                     double one_gpu_counts_as) {
   auto weights = [max_gpus](double r) {
     std::vector<SizeWeight> w;
     double x = 1;

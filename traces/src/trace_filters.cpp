@@ -37,7 +37,8 @@ std::string why_removed(const JobSpec& job, const TraceFilter& f) {
 }
 
 void check_positive(double x, const char* option) {
-  if (!(x > 0) || !std::isfinite(x)) throw InputError(std::string(option) + ": must be a positive number, got " + num(x));
+  if (!(x > 0) || !std::isfinite(x))
+    throw InputError(std::string(option) + ": must be a positive number, got " + num(x));
 }
 
 }  // namespace
@@ -72,19 +73,24 @@ std::vector<TraceIssue> apply_trace_filter(std::vector<JobSpec>& jobs, const Tra
   kept.reserve(jobs.size());
   for (auto& job : jobs) {
     const std::string why = why_removed(job, filter);
-    if (why.empty()) kept.push_back(std::move(job));
-    else removed.push_back(TraceIssue{source, 0, "job '" + job.id + "' removed by " + why});
+    if (why.empty())
+      kept.push_back(std::move(job));
+    else
+      removed.push_back(TraceIssue{source, 0, "job '" + job.id + "' removed by " + why});
   }
   jobs = std::move(kept);
   // Submit times stay sorted: filtering keeps order, and the rescaling is monotone.
-  const double origin = jobs.empty() ? 0 : std::min_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) {
-                                             return a.submit_s < b.submit_s;
-                                           })->submit_s;
+  const double origin =
+      jobs.empty() ? 0 : std::min_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) {
+                           return a.submit_s < b.submit_s;
+                         })->submit_s;
   for (auto& job : jobs) {
     job.submit_s = (job.submit_s - origin) / filter.arrival_scale;
-    if (job.trace_duration_s >= 0) job.trace_duration_s *= filter.load_scale;
+    if (job.trace_duration_s >= 0)
+      job.trace_duration_s *= filter.load_scale;
     else if (job.iterations > 0 && filter.load_scale != 1.0)
-      job.iterations = std::max<std::int64_t>(1, std::llround(static_cast<double>(job.iterations) * filter.load_scale));
+      job.iterations =
+          std::max<std::int64_t>(1, std::llround(static_cast<double>(job.iterations) * filter.load_scale));
   }
   return removed;
 }

@@ -13,13 +13,19 @@ constexpr double kHourS = 3600, kDayS = 86400;
 constexpr std::size_t kTopVcs = 10;
 
 std::vector<std::pair<std::string, std::size_t>> gpu_buckets_of(const std::map<int, std::size_t>& exact) {
-  std::vector<std::pair<std::string, std::size_t>> buckets = {{"1", 0}, {"2", 0}, {"4", 0}, {"8", 0}, {">8", 0}};
+  std::vector<std::pair<std::string, std::size_t>> buckets = {
+      {"1", 0}, {"2", 0}, {"4", 0}, {"8", 0}, {">8", 0}};
   for (const auto& [gpus, count] : exact) {
-    if (gpus == 1) buckets[0].second += count;
-    else if (gpus == 2) buckets[1].second += count;
-    else if (gpus == 4) buckets[2].second += count;
-    else if (gpus == 8) buckets[3].second += count;
-    else if (gpus > 8) buckets[4].second += count;
+    if (gpus == 1)
+      buckets[0].second += count;
+    else if (gpus == 2)
+      buckets[1].second += count;
+    else if (gpus == 4)
+      buckets[2].second += count;
+    else if (gpus == 8)
+      buckets[3].second += count;
+    else if (gpus > 8)
+      buckets[4].second += count;
   }
   // Sizes 3, 5-7 belong to no power-of-two bucket; give them one of their own.
   std::size_t other = 0;
@@ -63,8 +69,8 @@ double percentile_of_sorted(const std::vector<double>& sorted, double p) {
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
-TraceStats compute_trace_stats(const std::vector<JobSpec>& jobs, std::size_t skipped_rows, const std::string& source,
-                               const std::string& format) {
+TraceStats compute_trace_stats(const std::vector<JobSpec>& jobs, std::size_t skipped_rows,
+                               const std::string& source, const std::string& format) {
   TraceStats s;
   s.source = source;
   s.format = format;
@@ -99,7 +105,8 @@ TraceStats compute_trace_stats(const std::vector<JobSpec>& jobs, std::size_t ski
     s.arrivals.resize(bins);
     for (std::size_t b = 0; b < bins; ++b) s.arrivals[b].start_s = static_cast<double>(b) * s.bin_s;
     for (const auto& j : jobs)
-      ++s.arrivals[std::min(bins - 1, static_cast<std::size_t>(std::floor((j.submit_s - first) / s.bin_s)))].jobs;
+      ++s.arrivals[std::min(bins - 1, static_cast<std::size_t>(std::floor((j.submit_s - first) / s.bin_s)))]
+            .jobs;
   }
   return s;
 }

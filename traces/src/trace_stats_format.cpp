@@ -34,8 +34,10 @@ template <class Map>
 std::vector<std::pair<std::string, std::size_t>> rows_of(const Map& m) {
   std::vector<std::pair<std::string, std::size_t>> rows;
   for (const auto& [k, v] : m) {
-    if constexpr (std::is_same_v<typename Map::key_type, int>) rows.emplace_back(std::to_string(k), v);
-    else rows.emplace_back(k, v);
+    if constexpr (std::is_same_v<typename Map::key_type, int>)
+      rows.emplace_back(std::to_string(k), v);
+    else
+      rows.emplace_back(k, v);
   }
   return rows;
 }
@@ -64,7 +66,8 @@ std::string trace_stats_text(const TraceStats& s) {
   out += "VCs: " + std::to_string(s.vc_count) + " (top " + std::to_string(s.top_vcs.size()) + ")\n";
   out += count_table(s.top_vcs, s.jobs);
   out += "users: " + std::to_string(s.user_count) + "\n";
-  out += std::string("arrivals per ") + (s.bin_s >= 86400 ? "day" : "hour") + " (bin start in s from the first job):\n";
+  out += std::string("arrivals per ") + (s.bin_s >= 86400 ? "day" : "hour") +
+         " (bin start in s from the first job):\n";
   for (const auto& b : s.arrivals) out += line(fmt("%.0f", b.start_s), std::to_string(b.jobs));
   return out;
 }

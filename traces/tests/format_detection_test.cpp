@@ -26,10 +26,20 @@ TEST(FormatDetection, FromTheFirstNonBlankLine) {
   EXPECT_EQ(detect_trace_format(trace_data("workload_small.csv")), "pollux-workload");
   EXPECT_EQ(detect_trace_format(trace_data("workload_small_crlf.csv")), "pollux-workload");
   EXPECT_EQ(detect_trace_format(trace_data("jobs_bad_rows.jsonl")), "jsonl");
+  EXPECT_EQ(detect_trace_format(trace_data("philly_joblog_small.json")), "philly-joblog");
+  EXPECT_EQ(detect_trace_format(trace_data("pai_small")), "pai-2020");
+  EXPECT_EQ(detect_trace_format(trace_data("openb_small.csv")), "openb-pods");
+  EXPECT_EQ(detect_trace_format(trace_data("helios_small.csv")), "helios");
+  EXPECT_EQ(detect_trace_format(trace_data("acme_small.csv")), "helios");
+  EXPECT_EQ(detect_trace_format(trace_data("gavel_small.trace")), "gavel");
+  EXPECT_EQ(detect_trace_format(trace_data("gavel_2019.trace")), "gavel");
+  EXPECT_EQ(detect_trace_format(trace_data("tiresias_small.csv")), "tiresias");
 }
 
 TEST(FormatDetection, FormatNames) {
-  EXPECT_EQ(trace_format_names(), (std::vector<std::string>{"pollux-philly", "pollux-workload", "jsonl"}));
+  EXPECT_EQ(trace_format_names(),
+            (std::vector<std::string>{"pollux-philly", "pollux-workload", "jsonl", "philly-joblog", "pai-2020",
+                                      "openb-pods", "helios", "gavel", "tiresias"}));
 }
 
 TEST(FormatDetection, UnknownHeaderNamesFileAndLine) {
@@ -56,8 +66,11 @@ TEST(FormatDetection, ExplicitFormatMustMatchTheHeader) {
             file +
                 ":1: header 'timestamp,duration,num_gpus,gpu_time,cluster' is not the pollux-workload header "
                 "'name,time,application,num_replicas,batch_size'");
-  const std::string e = error_of([&] { read_trace(file, "tiresias", BadRowPolicy::Skip); });
-  EXPECT_NE(e.find("unknown trace format 'tiresias'"), std::string::npos) << e;
+  const std::string e = error_of([&] { read_trace(file, "sia", BadRowPolicy::Skip); });
+  EXPECT_NE(e.find("unknown trace format 'sia'"), std::string::npos) << e;
+  EXPECT_EQ(error_of([&] { read_trace(file, "tiresias", BadRowPolicy::Skip); }),
+            file + ":1: header 'timestamp,duration,num_gpus,gpu_time,cluster' is not the tiresias header "
+                   "'job_id,num_gpu,submit_time,iterations,model_name,duration,interval'");
   // A CSV read as jsonl: every line is a bad row, reported, not a crash.
   const auto r = read_trace(file, "jsonl", BadRowPolicy::Skip);
   EXPECT_TRUE(r.jobs.empty());

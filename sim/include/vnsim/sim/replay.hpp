@@ -16,7 +16,9 @@ namespace vnsim {
 
 struct ReplayOptions {
   // Multi-node jobs run as this many macro-iterations (k = ceil(iters/M)
-  // iterations each), so cost does not grow with iteration counts.
+  // iterations each), so cost does not grow with iteration counts. 0 means
+  // k = 1 (every iteration simulated); negative is invalid. The default is
+  // chosen in docs/PERFORMANCE.md, "Macro-iterations: fidelity vs cost".
   int macro_iterations = 10;
   // Called now and then with (jobs finished or rejected, jobs total).
   std::function<void(std::size_t, std::size_t)> progress;

@@ -27,9 +27,9 @@ struct InventoryOptions {
 
 struct InventoryCluster {
   std::string format;
-  std::string json;                   // the spec, in the format of docs/CLUSTER_SPEC.md
-  ClusterSpec spec;                   // json, parsed and validated
-  std::vector<TraceIssue> left_out;   // rows that give no node (CPU-only, GPU type not in the catalog)
+  std::string json;                  // the spec, in the format of docs/CLUSTER_SPEC.md
+  ClusterSpec spec;                  // json, parsed and validated
+  std::vector<TraceIssue> left_out;  // rows that give no node (CPU-only, GPU type not in the catalog)
   std::map<std::string, long> gpus_by_type;
 };
 

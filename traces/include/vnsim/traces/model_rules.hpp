@@ -29,7 +29,8 @@ struct ModelRules {
 
 // JSON: {"buckets": [{"max_gpu_hours": 1, "max_gpus": 1, "models": ["cifar10", "ncf"]}, ...]}.
 // Throws InputError "<source>: <json path>: <reason>".
-ModelRules parse_model_rules(const std::string& json_text, const std::string& source, const ModelCatalog& models);
+ModelRules parse_model_rules(const std::string& json_text, const std::string& source,
+                             const ModelCatalog& models);
 ModelRules load_model_rules_file(const std::string& path, const ModelCatalog& models);
 
 // Gives a model to every job that has none and has a recorded duration.

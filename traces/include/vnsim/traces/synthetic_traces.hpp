@@ -42,7 +42,8 @@ const SyntheticProfile& synthetic_profile(const std::string& name);  // throws I
 // Geometric weights over 1, 2, 4, ..., max_gpus (weight of 2^k = r^k), with
 // r solved so that the mean size is `mean_gpus`, a job of 1 GPU counting as
 // `one_gpu_counts_as` GPUs in that mean (docs/TRACES.md explains PAI's 0.5).
-std::vector<SizeWeight> geometric_power_of_two_sizes(int max_gpus, double mean_gpus, double one_gpu_counts_as);
+std::vector<SizeWeight> geometric_power_of_two_sizes(int max_gpus, double mean_gpus,
+                                                     double one_gpu_counts_as);
 // Lognormal through median_s whose mean, clamped at cap_s, is mean_s.
 DurationModel clamped_lognormal(double median_s, double mean_s, double cap_s);
 
@@ -51,9 +52,9 @@ DurationModel clamped_lognormal(double median_s, double mean_s, double cap_s);
 double normal_quantile(double p);
 
 struct ArrivalProcess {
-  double jobs_per_hour = 0;       // mean rate
-  double diurnal_amplitude = 0;   // 0: Poisson; in (0, 1]: rate x (1 + A cos(2 pi (t - peak) / 1 day))
-  double peak_hour = 14;          // hour of the day (t = 0 is midnight) with the highest rate
+  double jobs_per_hour = 0;      // mean rate
+  double diurnal_amplitude = 0;  // 0: Poisson; in (0, 1]: rate x (1 + A cos(2 pi (t - peak) / 1 day))
+  double peak_hour = 14;         // hour of the day (t = 0 is midnight) with the highest rate
 };
 
 // n jobs: first at 0, ids "synthetic-<profile>-<i>", GPUs and durations
