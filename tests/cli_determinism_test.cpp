@@ -2,14 +2,13 @@
 // processes, compared file by file. A third run with another seed must differ,
 // so the test can fail for the right reason.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <unistd.h>
 
 namespace {
 
@@ -55,7 +54,8 @@ TEST(CliErrors, BrokenInputsGiveOneClearLineAndExitCode2) {
   const std::string msg = slurp(err);
   EXPECT_NE(msg.find("bad.json"), std::string::npos) << msg;
   EXPECT_NE(msg.find("racks"), std::string::npos) << msg;
-  rc = run_cli("replay --cluster testbed --trace /nonexistent.csv --out " + (dir / "o").string() + " 2> " + err);
+  rc = run_cli("replay --cluster testbed --trace /nonexistent.csv --out " + (dir / "o").string() + " 2> " +
+               err);
   EXPECT_EQ(WEXITSTATUS(rc), 2);
   EXPECT_NE(slurp(err).find("/nonexistent.csv"), std::string::npos) << slurp(err);
   std::filesystem::remove_all(dir);

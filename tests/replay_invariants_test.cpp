@@ -76,10 +76,12 @@ TEST(ReplayInvariants, SyntheticPhillyOnTestbedWithImpossibleJobs) {
   wrong_type.gpu_type = "H100";
   jobs.push_back(too_big);
   jobs.push_back(wrong_type);
-  std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) { return a.submit_s < b.submit_s; });
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const JobSpec& a, const JobSpec& b) { return a.submit_s < b.submit_s; });
 
   auto policy = make_policy("fifo");
-  ReplayResult r = run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, *policy, ReplayOptions{});
+  ReplayResult r =
+      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, *policy, ReplayOptions{});
   expect_accounted(jobs, r);
   expect_no_overcommit(r, cluster.gpu_count());
   std::map<std::string, const JobRecord*> by_id;
@@ -97,7 +99,8 @@ TEST(ReplayInvariants, PhillySample2kOnPhilly2017) {
   assign_work(t.jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), 1);
   ASSERT_EQ(t.jobs.size(), 2000u);
   auto policy = make_policy("fifo");
-  ReplayResult r = run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), t.jobs, *policy, ReplayOptions{});
+  ReplayResult r =
+      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), t.jobs, *policy, ReplayOptions{});
   expect_accounted(t.jobs, r);
   expect_no_overcommit(r, cluster.gpu_count());
   // Every job of this sample fits the cluster, so all must complete.

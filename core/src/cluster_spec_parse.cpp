@@ -3,7 +3,7 @@
 #include <map>
 #include <optional>
 
-#include "cluster_spec_json.hpp"
+#include "strict_json.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/units.hpp"
@@ -11,10 +11,10 @@
 namespace vnsim {
 namespace {
 
-using spec_json::field_path;
-using spec_json::index_path;
-using spec_json::Json;
-using spec_json::Reader;
+using strict_json::field_path;
+using strict_json::index_path;
+using strict_json::Json;
+using strict_json::Reader;
 
 // A `count` typo (e.g. 1e9) must become an error, not an out-of-memory.
 constexpr long long kMaxNodes = 1'000'000;
@@ -264,7 +264,7 @@ class SpecParser {
 }  // namespace
 
 ClusterSpec parse_cluster_spec(const std::string& json_text, const std::string& source_name) {
-  return SpecParser(source_name).parse(spec_json::parse_strict(json_text, source_name));
+  return SpecParser(source_name).parse(strict_json::parse_strict(json_text, source_name));
 }
 
 }  // namespace vnsim

@@ -120,13 +120,13 @@ std::optional<std::vector<GpuId>> find_consolidated_gpus(
   return find_consolidated_gpus(cluster, free_gpus_on_node, count, cluster.type_mask(gpu_type));
 }
 
-std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
-                                                                      const std::optional<std::string>& gpu_type) {
+std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(
+    const Cluster& cluster, int count, const std::optional<std::string>& gpu_type) {
   return consolidated_gpus_on_empty_cluster(cluster, count, cluster.type_mask(gpu_type));
 }
 
 std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
-                                                                      GpuTypeMask allowed) {
+                                                                     GpuTypeMask allowed) {
   return find_consolidated_gpus(
       cluster,
       [&cluster](NodeId n) {

@@ -1,10 +1,8 @@
 #include "vnsim/core/gpu_catalog.hpp"
 
-#include <cmath>
-#include <nlohmann/json.hpp>
-#include <set>
 #include <stdexcept>
 
+#include "strict_json.hpp"
 #include "vnsim/core/embedded.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/units.hpp"
@@ -12,63 +10,34 @@
 namespace vnsim {
 namespace {
 
-using nlohmann::json;
+using strict_json::field_path;
+using strict_json::Json;
+using strict_json::Reader;
 
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(const std::string& path, const std::string& reason) const {
-    throw InputError(source_ + ": " + path + ": " + reason);
-  }
-
-  const json& field(const json& obj, const std::string& path, const std::string& key) const {
-    auto it = obj.find(key);
-    if (it == obj.end()) fail(path.empty() ? key : path + "." + key, "missing required field");
-    return *it;
-  }
-
-  double positive(const json& v, const std::string& path) const {
-    if (!v.is_number()) fail(path, "must be a number");
-    const double x = v.get<double>();
-    if (!(x > 0) || !std::isfinite(x)) fail(path, "must be a finite number > 0, got " + v.dump());
-    return x;
-  }
-
-  void only_known_keys(const json& obj, const std::string& path, const std::set<std::string>& known) const {
-    for (const auto& [key, value] : obj.items()) {
-      if (!known.count(key)) fail(path.empty() ? key : path + "." + key, "unknown field");
-    }
-  }
-
- private:
-  std::string source_;
-};
-
-const std::set<std::string> kTopLevelKeys = {"derived_by", "source", "reference", "types"};
+const std::vector<std::string_view> kTopLevelKeys = {"derived_by", "source", "reference", "types"};
 // memory_bandwidth_GBps is informational (docs/MODELS.md); the simulator does not use it.
-const std::set<std::string> kTypeKeys = {"memory_gib", "peak_tflops", "relative_speed", "speed_by_model",
-                                         "memory_bandwidth_GBps"};
+const std::vector<std::string_view> kTypeKeys = {"memory_gib", "peak_tflops", "relative_speed",
+                                                 "speed_by_model", "memory_bandwidth_GBps"};
 
-GpuType parse_type(const Reader& r, const std::string& name, const json& t, const std::string& path) {
+GpuType parse_type(const Reader& r, const std::string& name, const Json& t, const std::string& path) {
   if (!t.is_object()) r.fail(path, "must be an object");
-  r.only_known_keys(t, path, kTypeKeys);
+  r.allow_only(t, path, kTypeKeys);
+  const auto positive_field = [&](const char* key) {
+    return r.finite_positive(r.require(t, path, key), field_path(path, key));
+  };
   GpuType g;
   g.name = name;
-  g.memory_bytes = units::gib_to_bytes(r.positive(r.field(t, path, "memory_gib"), path + ".memory_gib"));
-  g.peak_flops = r.positive(r.field(t, path, "peak_tflops"), path + ".peak_tflops") * 1e12;
-  g.relative_speed = r.positive(r.field(t, path, "relative_speed"), path + ".relative_speed");
-  if (t.contains("speed_by_model")) {
-    const json& by_model = t.at("speed_by_model");
-    const std::string sub = path + ".speed_by_model";
-    if (!by_model.is_object()) r.fail(sub, "must be an object of model name -> speed");
-    for (const auto& [model, speed] : by_model.items()) {
-      g.speed_by_model.emplace(model, r.positive(speed, sub + "." + model));
-    }
+  g.memory_bytes = units::gib_to_bytes(positive_field("memory_gib"));
+  g.peak_flops = positive_field("peak_tflops") * 1e12;
+  g.relative_speed = positive_field("relative_speed");
+  if (const Json* by_model = Reader::find(t, "speed_by_model")) {
+    const std::string sub = field_path(path, "speed_by_model");
+    if (!by_model->is_object()) r.fail(sub, "must be an object of model name -> speed");
+    for (const auto& [model, speed] : by_model->items())
+      g.speed_by_model.emplace(model, r.finite_positive(speed, field_path(sub, model)));
   }
-  if (t.contains("memory_bandwidth_GBps")) {
-    r.positive(t.at("memory_bandwidth_GBps"), path + ".memory_bandwidth_GBps");
-  }
+  if (const Json* bandwidth = Reader::find(t, "memory_bandwidth_GBps"))
+    r.finite_positive(*bandwidth, field_path(path, "memory_bandwidth_GBps"));
   return g;
 }
 
@@ -80,17 +49,11 @@ double GpuType::speed_for(const std::string& model) const {
 }
 
 GpuCatalog GpuCatalog::parse(const std::string& json_text, const std::string& source_name) {
-  const Reader r(source_name);
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    r.fail("(document)", std::string("invalid JSON: ") + e.what());
-  }
-  if (!doc.is_object()) r.fail("(document)", "must be a JSON object");
-  r.only_known_keys(doc, "", kTopLevelKeys);
+  const Reader r(source_name, strict_json::Wording::terse);
+  const Json doc = r.parse_object_document(json_text);
+  r.allow_only(doc, "", kTopLevelKeys);
 
-  const json& types = r.field(doc, "", "types");
+  const Json& types = r.require(doc, "", "types");
   if (!types.is_object() || types.empty()) r.fail("types", "must be a non-empty object");
   GpuCatalog catalog;
   for (const auto& [name, t] : types.items()) {
@@ -98,7 +61,7 @@ GpuCatalog GpuCatalog::parse(const std::string& json_text, const std::string& so
     catalog.types_.emplace(name, parse_type(r, name, t, "types." + name));
   }
 
-  const json& reference = r.field(doc, "", "reference");
+  const Json& reference = r.require(doc, "", "reference");
   if (!reference.is_string()) r.fail("reference", "must be a GPU type name");
   catalog.reference_ = reference.get<std::string>();
   const GpuType* ref = catalog.find(catalog.reference_);

@@ -6,10 +6,14 @@ namespace vnsim {
 
 const char* to_string(TraceStatus s) {
   switch (s) {
-    case TraceStatus::Unknown: return "unknown";
-    case TraceStatus::Pass: return "pass";
-    case TraceStatus::Killed: return "killed";
-    case TraceStatus::Failed: return "failed";
+    case TraceStatus::Unknown:
+      return "unknown";
+    case TraceStatus::Pass:
+      return "pass";
+    case TraceStatus::Killed:
+      return "killed";
+    case TraceStatus::Failed:
+      return "failed";
   }
   return "unknown";
 }

@@ -1,132 +1,72 @@
 #include "vnsim/core/model_catalog.hpp"
 
-#include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 
+#include "strict_json.hpp"
 #include "vnsim/core/embedded.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
 namespace {
 
-using nlohmann::json;
+using strict_json::field_path;
+using strict_json::Json;
+using strict_json::Reader;
 
-std::string format_number(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
-
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  static std::string join(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
-  }
-
-  [[noreturn]] void fail(const std::string& path, const std::string& reason) const {
-    throw InputError(source_ + ": " + path + ": " + reason);
-  }
-
-  const json& field(const json& obj, const std::string& path, const std::string& key) const {
-    auto it = obj.find(key);
-    if (it == obj.end()) fail(join(path, key), "missing required field");
-    return *it;
-  }
-
-  double number(const json& obj, const std::string& path, const std::string& key, double min) const {
-    const json& v = field(obj, path, key);
-    if (!v.is_number()) fail(join(path, key), "must be a number");
-    const double x = v.get<double>();
-    if (!(x >= min)) fail(join(path, key), "must be >= " + format_number(min) + ", got " + v.dump());
-    return x;
-  }
-
-  int integer(const json& obj, const std::string& path, const std::string& key, int min) const {
-    const json& v = field(obj, path, key);
-    if (!v.is_number_integer()) fail(join(path, key), "must be an integer");
-    const auto x = v.get<long long>();
-    if (x < min || x > 1'000'000'000) {
-      fail(join(path, key), "must be in [" + std::to_string(min) + ", 1e9], got " + v.dump());
-    }
-    return static_cast<int>(x);
-  }
-
-  // Typos in a hand-edited catalog would otherwise be silently ignored.
-  void only_known_keys(const json& obj, const std::string& path, const std::set<std::string>& known) const {
-    for (const auto& [key, value] : obj.items()) {
-      if (!known.count(key)) fail(join(path, key), "unknown field");
-    }
-  }
-
- private:
-  std::string source_;
-};
-
-const std::set<std::string> kTopLevelKeys = {"derived_by", "source", "reference_gpu", "models"};
+const std::vector<std::string_view> kTopLevelKeys = {"derived_by", "source", "reference_gpu", "models"};
 // The last five are informational outputs of scripts/derive_model_catalog.py
 // (docs/MODELS.md); the simulator does not use them.
-const std::set<std::string> kModelKeys = {"alpha_compute_s",
-                                          "beta_compute_s",
-                                          "gradient_bytes",
-                                          "weight_state_bytes",
-                                          "memory_per_sample_bytes",
-                                          "min_local_batch",
-                                          "max_local_batch",
-                                          "default_local_batch",
-                                          "initial_batch",
-                                          "max_global_batch",
-                                          "overlap_gamma",
-                                          "parameter_count",
-                                          "optimizer",
-                                          "state_copies",
-                                          "fit_points",
-                                          "fit_rmse_s"};
+const std::vector<std::string_view> kModelKeys = {"alpha_compute_s",
+                                                  "beta_compute_s",
+                                                  "gradient_bytes",
+                                                  "weight_state_bytes",
+                                                  "memory_per_sample_bytes",
+                                                  "min_local_batch",
+                                                  "max_local_batch",
+                                                  "default_local_batch",
+                                                  "initial_batch",
+                                                  "max_global_batch",
+                                                  "overlap_gamma",
+                                                  "parameter_count",
+                                                  "optimizer",
+                                                  "state_copies",
+                                                  "fit_points",
+                                                  "fit_rmse_s"};
 
-ModelParams parse_model(const Reader& r, const std::string& name, const json& m, const std::string& path) {
+ModelParams parse_model(const Reader& r, const std::string& name, const Json& m, const std::string& path) {
   if (!m.is_object()) r.fail(path, "must be an object");
-  r.only_known_keys(m, path, kModelKeys);
+  r.allow_only(m, path, kModelKeys);
   ModelParams p;
   p.name = name;
-  p.alpha_compute_s = r.number(m, path, "alpha_compute_s", 0);
-  p.beta_compute_s = r.number(m, path, "beta_compute_s", 0);
+  p.alpha_compute_s = r.number_at_least(m, path, "alpha_compute_s", 0);
+  p.beta_compute_s = r.number_at_least(m, path, "beta_compute_s", 0);
   if (p.alpha_compute_s + p.beta_compute_s <= 0) {
     r.fail(path, "alpha_compute_s + beta_compute_s must be > 0 (a step cannot take no time)");
   }
-  p.gradient_bytes = r.number(m, path, "gradient_bytes", 1);
-  p.weight_state_bytes = r.number(m, path, "weight_state_bytes", 0);
-  p.memory_per_sample_bytes = r.number(m, path, "memory_per_sample_bytes", 0);
-  p.min_local_batch = r.integer(m, path, "min_local_batch", 1);
-  p.max_local_batch = r.integer(m, path, "max_local_batch", p.min_local_batch);
-  p.default_local_batch = r.integer(m, path, "default_local_batch", p.min_local_batch);
+  p.gradient_bytes = r.number_at_least(m, path, "gradient_bytes", 1);
+  p.weight_state_bytes = r.number_at_least(m, path, "weight_state_bytes", 0);
+  p.memory_per_sample_bytes = r.number_at_least(m, path, "memory_per_sample_bytes", 0);
+  p.min_local_batch = r.integer_at_least(m, path, "min_local_batch", 1);
+  p.max_local_batch = r.integer_at_least(m, path, "max_local_batch", p.min_local_batch);
+  p.default_local_batch = r.integer_at_least(m, path, "default_local_batch", p.min_local_batch);
   if (p.default_local_batch > p.max_local_batch) {
-    r.fail(Reader::join(path, "default_local_batch"),
+    r.fail(field_path(path, "default_local_batch"),
            "must be <= max_local_batch (" + std::to_string(p.max_local_batch) + ")");
   }
-  p.initial_batch = r.integer(m, path, "initial_batch", 1);
-  p.max_global_batch = r.integer(m, path, "max_global_batch", p.initial_batch);
-  p.overlap_gamma = r.number(m, path, "overlap_gamma", 1);
-  if (p.overlap_gamma > 10)
-    r.fail(Reader::join(path, "overlap_gamma"), "must be in [1, 10] (Pollux's bounds)");
+  p.initial_batch = r.integer_at_least(m, path, "initial_batch", 1);
+  p.max_global_batch = r.integer_at_least(m, path, "max_global_batch", p.initial_batch);
+  p.overlap_gamma = r.number_at_least(m, path, "overlap_gamma", 1);
+  if (p.overlap_gamma > 10) r.fail(field_path(path, "overlap_gamma"), "must be in [1, 10] (Pollux's bounds)");
   return p;
 }
 
 }  // namespace
 
 ModelCatalog ModelCatalog::parse(const std::string& json_text, const std::string& source_name) {
-  const Reader r(source_name);
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    r.fail("(document)", std::string("invalid JSON: ") + e.what());
-  }
-  if (!doc.is_object()) r.fail("(document)", "must be a JSON object");
-  r.only_known_keys(doc, "", kTopLevelKeys);
-  const json& models = r.field(doc, "", "models");
+  const Reader r(source_name, strict_json::Wording::terse);
+  const Json doc = r.parse_object_document(json_text);
+  r.allow_only(doc, "", kTopLevelKeys);
+  const Json& models = r.require(doc, "", "models");
   if (!models.is_object() || models.empty()) r.fail("models", "must be a non-empty object");
 
   ModelCatalog catalog;

@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_collective_command.hpp"
 #include "replay_command.hpp"
+#include "report_command.hpp"
+#include "sweep_command.hpp"
 #include "trace_command.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/cluster_spec.hpp"
@@ -16,15 +19,17 @@
 namespace {
 
 void print_help() {
-  std::printf("vnsim %s: discrete-event simulator of GPU clusters for deep-learning training\n\n", VNSIM_VERSION);
-  std::printf("usage:\n  %s  %s  vnsim version\n  vnsim help\n\n", vnsim::cli::replay_usage(),
-              vnsim::cli::trace_usage());
+  std::printf("vnsim %s: discrete-event simulator of GPU clusters for deep-learning training\n\n",
+              VNSIM_VERSION);
+  std::printf("usage:\n  %s  %s  %s  %s  vnsim version\n  vnsim help\n\n", vnsim::cli::replay_usage(),
+              vnsim::cli::trace_usage(), vnsim::cli::sweep_usage(), vnsim::cli::report_usage());
+  std::printf("  %s", vnsim::cli::bench_collective_usage());
   std::printf("%s\n", vnsim::cli::trace_option_usage());
   std::printf("cluster presets:");
   for (const auto& p : vnsim::cluster_preset_names()) std::printf(" %s", p.c_str());
   std::printf("\npolicies:");
   for (const auto& p : vnsim::policy_names()) std::printf(" %s", p.c_str());
-  std::printf("\ndocs: docs/CLUSTER_SPEC.md, docs/TRACES.md, docs/OUTPUTS.md\n");
+  std::printf("\ndocs: docs/CLUSTER_SPEC.md, docs/TRACES.md, docs/OUTPUTS.md, docs/EXPERIMENTS.md\n");
 }
 
 }  // namespace
@@ -44,6 +49,9 @@ int main(int argc, char** argv) {
     }
     if (command == "replay") return vnsim::cli::run_replay_command(args);
     if (command == "trace") return vnsim::cli::run_trace_command(args);
+    if (command == "sweep") return vnsim::cli::run_sweep_command(args);
+    if (command == "report") return vnsim::cli::run_report_command(args);
+    if (command == "bench-collective") return vnsim::cli::run_bench_collective_command(args);
     std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n", command.c_str());
     return 2;
   } catch (const vnsim::InputError& e) {

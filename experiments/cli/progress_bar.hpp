@@ -19,7 +19,8 @@ class ProgressBar {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
     std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%  %zu/%zu jobs  ETA %.0fs ", filled,
-                 "########################################", width - filled, "", 100 * frac, done, total, eta);
+                 "########################################", width - filled, "", 100 * frac, done, total,
+                 eta);
     std::fflush(stderr);
   }
   void finish() {

@@ -87,17 +87,52 @@ void write_skipped_rows(const std::filesystem::path& path, const std::vector<Tra
 
 const char* replay_usage() {
   return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]|synthetic-<kind>[:N]> --out DIR\n"
-         "             [--policy fifo] [--format pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
+         "             [--policy fifo|fifo-backfill|sjf|srtf|tiresias] [--policy-param key=value]...\n"
+         "             [--placement consolidated|first-fit|topology-aware|random]\n"
+         "             [--format "
+         "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
          "             [--seed N] [--macro-iterations M] [--bad-rows skip|fail] [--quiet]\n"
-         "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai openb)\n";
+         "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai "
+         "openb)\n";
 }
 
-int run_replay_command(const std::vector<std::string>& argv) {
+namespace {
+
+// --policy-param may be repeated, which Args (one value per flag) does not
+// support: take those out of argv first.
+PolicyParams take_policy_params(const std::vector<std::string>& argv, std::vector<std::string>& rest) {
+  PolicyParams params;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] != "--policy-param") {
+      rest.push_back(argv[i]);
+      continue;
+    }
+    if (i + 1 >= argv.size()) throw InputError("option --policy-param needs a value key=value");
+    const std::string& kv = argv[++i];
+    const std::size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--policy-param: expected key=value, got '" + kv + "'");
+    if (!params.emplace(kv.substr(0, eq), kv.substr(eq + 1)).second)
+      throw InputError("--policy-param: '" + kv.substr(0, eq) + "' given twice");
+  }
+  return params;
+}
+
+}  // namespace
+
+int run_replay_command(const std::vector<std::string>& all_argv) {
   const auto wall_start = std::chrono::steady_clock::now();
-  std::set<std::string> flags = {"--cluster", "--trace",  "--out",          "--policy",
-                                 "--format",  "--seed",   "--macro-iterations", "--bad-rows"};
+  std::vector<std::string> argv;
+  PolicyParams policy_params = take_policy_params(all_argv, argv);
+  std::set<std::string> flags = {"--cluster",   "--trace",  "--out",  "--policy",
+                                 "--placement", "--format", "--seed", "--macro-iterations",
+                                 "--bad-rows"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
   Args args(argv, flags, {"--quiet"});
+  if (auto placement = args.get("--placement")) {
+    if (!policy_params.emplace("placement", *placement).second)
+      throw InputError("--placement and --policy-param placement=... both given");
+  }
   const std::string cluster_name = args.require("--cluster");
   const std::string trace = args.require("--trace");
   const std::filesystem::path out_dir = args.require("--out");
@@ -114,9 +149,9 @@ int run_replay_command(const std::vector<std::string>& argv) {
     options.macro_iterations = static_cast<int>(parse_integer("--macro-iterations", *m, 1));
 
   Cluster cluster(load_cluster_spec(cluster_name));
-  std::unique_ptr<Policy> policy = make_policy(policy_name);
-  LoadedTrace loaded =
-      load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed, job_preparation_from(args, seed));
+  std::unique_ptr<Policy> policy = make_policy(policy_name, policy_params);
+  LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed,
+                                 job_preparation_from(args, seed));
   for (std::size_t i = 0; i < loaded.skipped.size() && i < 20; ++i)
     std::cerr << "skipped " << loaded.skipped[i].message() << "\n";
   if (loaded.skipped.size() > 20)
@@ -150,8 +185,8 @@ int run_replay_command(const std::vector<std::string>& argv) {
   if (!quiet) {
     std::printf("vnsim %s replay: %zu jobs (%zu completed, %zu rejected), %zu rows skipped\n", VNSIM_VERSION,
                 result.jobs.size(), completed, result.jobs.size() - completed, loaded.skipped.size());
-    std::printf("simulated %.0f s in %.2f s wall (scheduler %.2f s), peak RSS %.0f MB\n", result.simulated_end_s,
-                info.wall_s, info.scheduler_wall_s, info.peak_rss_mb);
+    std::printf("simulated %.0f s in %.2f s wall (scheduler %.2f s), peak RSS %.0f MB\n",
+                result.simulated_end_s, info.wall_s, info.scheduler_wall_s, info.peak_rss_mb);
     std::printf("outputs: %s/{jobs.csv,summary.json,run.json,skipped_rows.csv}\n", out_dir.string().c_str());
   }
   return 0;

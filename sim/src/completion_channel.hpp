@@ -13,11 +13,15 @@ namespace vnsim::sim {
 struct CompletionChannel {
   simgrid::s4u::MutexPtr mutex = simgrid::s4u::Mutex::create();
   simgrid::s4u::ConditionVariablePtr wake = simgrid::s4u::ConditionVariable::create();
-  std::vector<JobIndex> finished;  // in the order the jobs finished
+  struct Finished {
+    JobIndex job;
+    int epoch;  // which launch of the job; a preempted launch's report is stale
+  };
+  std::vector<Finished> finished;  // in the order the jobs finished
 
-  void report(JobIndex job) {
+  void report(JobIndex job, int epoch) {
     mutex->lock();
-    finished.push_back(job);
+    finished.push_back(Finished{job, epoch});
     wake->notify_all();
     mutex->unlock();
   }

@@ -39,6 +39,8 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
   std::iota(arrival_order_.begin(), arrival_order_.end(), JobIndex{0});
   std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
                    [&](JobIndex a, JobIndex b) { return in.jobs[a].submit_s < in.jobs[b].submit_s; });
+  arrival_rank_.resize(in.jobs.size());
+  for (std::size_t i = 0; i < arrival_order_.size(); ++i) arrival_rank_[arrival_order_[i]] = i;
 }
 
 void ReplayController::run() {
@@ -96,19 +98,29 @@ void ReplayController::process_completions(double now) {
     ends.push_back(analytic_ends_.top());
     analytic_ends_.pop();
   }
-  for (JobIndex j : channel_->finished) ends.push_back(AnalyticEnd{now, j});
+  for (const auto& f : channel_->finished) ends.push_back(AnalyticEnd{now, f.job, f.epoch});
   channel_->finished.clear();
   if (ends.empty()) return;
   std::sort(ends.begin(), ends.end(), [](const AnalyticEnd& a, const AnalyticEnd& b) { return b > a; });
   for (const AnalyticEnd& e : ends) {
-    JobState& s = state_[e.job];
+    const JobState& s = state_[e.job];
+    // A run stopped by a preemption leaves a stale end behind: skip it.
+    if (s.epoch != e.epoch) continue;
     if (s.phase != Phase::Running) throw std::logic_error("job " + std::to_string(e.job) + " ended twice");
-    view_.release(s.placement.gpus, e.job);
-    recorder_.completed(e.job, e.time_s, s.placement.gpus);
-    s.phase = Phase::Done;
-    last_event_s_ = std::max(last_event_s_, e.time_s);
+    finish_job(e.job, e.time_s);
   }
   std::erase_if(running_, [&](const RunningJob& r) { return state_[r.index].phase == Phase::Done; });
+}
+
+void ReplayController::finish_job(JobIndex job, double now) {
+  JobState& s = state_[job];
+  view_.release(s.placement.gpus, job);
+  recorder_.completed(job, now, s.placement.gpus);
+  s.phase = Phase::Done;
+  s.iterations_done = in_.jobs[job].iterations;
+  ++s.epoch;  // a ring's report racing a preemption-turned-completion is stale
+  s.ring.reset();
+  last_event_s_ = std::max(last_event_s_, now);
 }
 
 void ReplayController::process_arrivals(double now) {

@@ -21,6 +21,7 @@
 #include "completion_channel.hpp"
 #include "platform.hpp"
 #include "replay_recorder.hpp"
+#include "ring_job.hpp"
 #include "vnsim/sim/replay.hpp"
 
 namespace vnsim::sim {
@@ -51,10 +52,19 @@ class ReplayController {
     Placement placement;
     double estimated_total_s = -1;  // idle-network run time in this placement
     double analytic_end_s = -1;     // single-node jobs only
+    // Preemption (zero-cost, as in the Tiresias simulator): a job keeps the
+    // whole iterations it completed and its attained service across runs.
+    long long iterations_done = 0;  // before the current run
+    double attained_gpu_s = 0;      // before the current run
+    double run_start_s = 0;
+    double iteration_s = 0;  // idle-network iteration time in this placement
+    int epoch = 0;           // launches so far; tells stale completions apart
+    std::shared_ptr<RingState> ring;
   };
   struct AnalyticEnd {
     double time_s;
     JobIndex job;
+    int epoch = 0;
     bool operator>(const AnalyticEnd& o) const {
       return time_s != o.time_s ? time_s > o.time_s : job > o.job;
     }
@@ -72,6 +82,9 @@ class ReplayController {
   void apply(const Decision& d, double now);
   void start_job(const StartJob& d, double now);
   void reject_job(const RejectJob& d, double now);
+  void preempt_job(const PreemptJob& d, double now);
+  void finish_job(JobIndex job, double now);
+  void requeue(JobIndex job);
   void launch_ring(JobIndex job, const Placement& placement);
   void refresh_running(double now);
   JobState& queued_job(JobIndex job, const char* action);
@@ -83,11 +96,15 @@ class ReplayController {
   AloneEstimator estimator_;
   std::vector<JobState> state_;
   std::vector<JobIndex> arrival_order_;
+  std::vector<std::size_t> arrival_rank_;  // position of each job in arrival_order_
   std::size_t next_arrival_ = 0;
   std::vector<QueuedJob> queued_;    // submission order
   std::vector<RunningJob> running_;  // start order
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
   std::shared_ptr<CompletionChannel> channel_;
+  // Stopped ring jobs: kept to the end so no in-flight comm loses its last
+  // reference (simgrid.md §8.2).
+  std::vector<std::shared_ptr<RingState>> stopped_rings_;
   std::optional<double> timer_s_;
   int idle_timer_wakes_ = 0;
   double last_event_s_ = 0;

@@ -1,12 +1,15 @@
-// Applying the policy's decisions: the only place jobs start or are rejected
-// after admission.
+// Applying the policy's decisions: the only place jobs start, are preempted
+// or are rejected after admission.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "replay_controller.hpp"
 #include "ring_job.hpp"
+#include "vnsim/core/feasibility.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::sim {
@@ -51,8 +54,9 @@ void ReplayController::run_policy(double now) {
 void ReplayController::refresh_running(double now) {
   for (RunningJob& r : running_) {
     const JobState& s = state_[r.index];
-    r.attained_gpu_s = static_cast<double>(s.placement.gpus.size()) * (now - r.start_s);
-    const double end = s.analytic_end_s >= 0 ? s.analytic_end_s : r.start_s + s.estimated_total_s;
+    r.attained_gpu_s =
+        s.attained_gpu_s + static_cast<double>(s.placement.gpus.size()) * (now - s.run_start_s);
+    const double end = s.analytic_end_s >= 0 ? s.analytic_end_s : s.run_start_s + s.estimated_total_s;
     r.estimated_remaining_s = std::max(0.0, end - now);
   }
 }
@@ -66,8 +70,7 @@ void ReplayController::apply(const Decision& d, double now) {
         } else if constexpr (std::is_same_v<T, RejectJob>) {
           reject_job(x, now);
         } else if constexpr (std::is_same_v<T, PreemptJob>) {
-          throw std::logic_error("policy '" + in_.policy.name() +
-                                 "': PreemptJob is not supported by the engine yet");
+          preempt_job(x, now);
         } else {
           throw std::logic_error("policy '" + in_.policy.name() +
                                  "': ResizeJob is not supported by the engine yet");
@@ -99,18 +102,77 @@ void ReplayController::start_job(const StartJob& d, double now) {
 
   const IterationBreakdown it =
       iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model), placement, spec.global_batch);
-  s.estimated_total_s = static_cast<double>(spec.iterations) * it.total_s;
+  // A resumed job runs only the iterations it has not completed yet.
+  const long long remaining = spec.iterations - s.iterations_done;
+  s.iteration_s = it.total_s;
+  s.run_start_s = now;
+  s.estimated_total_s = static_cast<double>(remaining) * it.total_s;
+  s.placement = placement;
   if (on_one_node(in_.cluster, placement.gpus)) {
     // Its links carry only its own traffic, so the analytic time is exact.
-    s.analytic_end_s = now + static_cast<double>(spec.iterations) * it.total_s;
-    analytic_ends_.push(AnalyticEnd{s.analytic_end_s, d.job});
+    s.analytic_end_s = now + static_cast<double>(remaining) * it.total_s;
+    analytic_ends_.push(AnalyticEnd{s.analytic_end_s, d.job, s.epoch});
   } else {
     s.analytic_end_s = -1;
     launch_ring(d.job, placement);
   }
-  s.placement = placement;
   s.phase = Phase::Running;
-  running_.push_back(RunningJob{d.job, &spec, std::move(placement), now, 0, s.estimated_total_s});
+  running_.push_back(
+      RunningJob{d.job, &spec, std::move(placement), now, s.attained_gpu_s, s.estimated_total_s});
+}
+
+// Zero-cost preemption (as the Tiresias simulator): the GPUs are free at once
+// and the job keeps its whole completed iterations. What is lost is the
+// partial iteration of an analytic job and of a ring job (whose in-flight
+// macro-iteration is credited by time: ring_iterations_done) (docs/POLICIES.md,
+// "Preemption in the engine").
+void ReplayController::preempt_job(const PreemptJob& d, double now) {
+  if (d.job >= state_.size() || state_[d.job].phase != Phase::Running)
+    throw std::logic_error("policy '" + in_.policy.name() + "' tried to preempt job " +
+                           std::to_string(d.job) +
+                           (d.job < state_.size() ? " ('" + in_.jobs[d.job].id + "')" : std::string()) +
+                           ", which is not running");
+  JobState& s = state_[d.job];
+  const JobSpec& spec = in_.jobs[d.job];
+  long long done_now = 0;
+  if (s.ring) {
+    done_now = ring_iterations_done(*s.ring, now, s.iteration_s);
+    stop_ring_job(*s.ring);
+    stopped_rings_.push_back(std::move(s.ring));
+  } else if (s.iteration_s > 0) {
+    done_now = static_cast<long long>(std::floor((now - s.run_start_s) / s.iteration_s));
+  }
+  s.iterations_done = std::min<long long>(spec.iterations, s.iterations_done + std::max(0LL, done_now));
+  std::erase_if(running_, [&](const RunningJob& r) { return r.index == d.job; });
+  if (s.iterations_done >= spec.iterations) {
+    // Every iteration was done: the job completes now instead (its end
+    // report may be on its way at this very instant).
+    finish_job(d.job, now);
+    return;
+  }
+  ++s.epoch;  // the stopped run's pending end (heap entry or report) is now stale
+  s.attained_gpu_s += static_cast<double>(s.placement.gpus.size()) * (now - s.run_start_s);
+  s.analytic_end_s = -1;
+  view_.release(s.placement.gpus, d.job);
+  recorder_.preempted(d.job, now, s.placement.gpus);
+  s.phase = Phase::Queued;
+  requeue(d.job);
+}
+
+// Back into the queue at its submission-order place, with its attained
+// service and the alone-estimate scaled to the iterations left.
+void ReplayController::requeue(JobIndex job) {
+  const JobSpec& spec = in_.jobs[job];
+  const JobState& s = state_[job];
+  const GpuTypeMask allowed = allowed_gpu_types(spec, in_.cluster, in_.gpu_catalog, in_.models);
+  double estimate = estimator_.estimate_s(spec, allowed);
+  if (estimate >= 0 && spec.iterations > 0)
+    estimate *=
+        static_cast<double>(spec.iterations - s.iterations_done) / static_cast<double>(spec.iterations);
+  const auto pos =
+      std::lower_bound(queued_.begin(), queued_.end(), arrival_rank_[job],
+                       [&](const QueuedJob& q, std::size_t rank) { return arrival_rank_[q.index] < rank; });
+  queued_.insert(pos, QueuedJob{job, &spec, s.attained_gpu_s, estimate, allowed});
 }
 
 void ReplayController::reject_job(const RejectJob& d, double now) {
@@ -125,9 +187,10 @@ void ReplayController::launch_ring(JobIndex job, const Placement& placement) {
   const double local_batch = static_cast<double>(spec.global_batch) / spec.effective_virtual_nodes();
   RingJob ring;
   ring.job = job;
+  ring.epoch = state_[job].epoch;
   ring.gradient_bytes = model.gradient_bytes;
-  ring.iterations = spec.iterations;
-  ring.iterations_per_macro = iterations_per_macro(spec.iterations, in_.options.macro_iterations);
+  ring.iterations = spec.iterations - state_[job].iterations_done;
+  ring.iterations_per_macro = iterations_per_macro(ring.iterations, in_.options.macro_iterations);
   for (std::size_t r = 0; r < placement.gpus.size(); ++r) {
     simgrid::s4u::Host* host = platform_.gpu_hosts.at(placement.gpus[r]);
     const double speed = in_.gpu_catalog.at(in_.cluster.gpu(placement.gpus[r]).type).speed_for(model.name);
@@ -135,7 +198,7 @@ void ReplayController::launch_ring(JobIndex job, const Placement& placement) {
     ring.ranks.push_back(host);
     ring.flops_per_iteration.push_back(seconds * host->get_speed());
   }
-  launch_ring_job(std::move(ring), channel_);
+  state_[job].ring = launch_ring_job(std::move(ring), channel_);
 }
 
 }  // namespace vnsim::sim

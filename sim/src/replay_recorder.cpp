@@ -43,6 +43,15 @@ void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<Gpu
   count_done();
 }
 
+void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus) {
+  JobRecord& rec = result_.jobs.at(job);
+  if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " preempted without holding GPUs");
+  rec.gpu_seconds += static_cast<double>(gpus.size()) * (now_s - held_since_[job]);
+  held_since_[job] = -1;
+  ++rec.restarts;
+  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus});
+}
+
 void ReplayRecorder::rejected(JobIndex job, double /*now_s*/, const std::string& reason) {
   JobRecord& rec = result_.jobs.at(job);
   if (held_since_[job] >= 0) throw std::logic_error("job " + rec.id + " rejected while holding GPUs");

@@ -19,6 +19,8 @@ class ReplayRecorder {
   void started(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
   void completed(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
   void rejected(JobIndex job, double now_s, const std::string& reason);
+  // The job gave its GPUs back and went back to the queue (one restart).
+  void preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
 
   std::size_t jobs_done() const { return done_; }
   bool all_done() const { return done_ == result_.jobs.size(); }

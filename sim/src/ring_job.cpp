@@ -1,8 +1,11 @@
 #include "ring_job.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <stdexcept>
@@ -11,7 +14,6 @@
 namespace sg4 = simgrid::s4u;
 
 namespace vnsim::sim {
-namespace {
 
 struct RingState {
   RingJob job;
@@ -19,7 +21,20 @@ struct RingState {
   double hop_latency_s = 0;            // largest route latency over the ring's hops
   std::size_t ranks_running = 0;
   std::shared_ptr<CompletionChannel> channel;
+  // Raw pointers: an ActorPtr here would form a cycle with the actor's code,
+  // which holds this state. A rank not yet finished is alive (only
+  // stop_ring_job kills), so its pointer is valid.
+  std::vector<sg4::Actor*> actors;
+  std::vector<long long> done_per_rank;
+  std::vector<double> boundary_s;  // when each rank finished its last macro-iteration
+  std::vector<char> rank_finished;
+  // Each rank's last send lives here, not on the actor's stack, so killing
+  // the actor never drops the last reference to an in-flight comm.
+  std::vector<sg4::CommPtr> sends;
+  bool stopped = false;
 };
+
+namespace {
 
 double max_hop_latency(const std::vector<sg4::Host*>& ranks) {
   double worst = 0;
@@ -38,27 +53,42 @@ double max_hop_latency(const std::vector<sg4::Host*>& ranks) {
 // latency once, so the rank sleeps for the other k*2(N-1)-1 latencies; the
 // comm on the slowest hop gates every rank, which gives the analytic
 // k*2(N-1)*(hop_latency + S/(N*bandwidth)) on an idle network.
-void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
+void run_iterations(const std::shared_ptr<RingState>& state, std::size_t rank, sg4::Mailbox* next,
+                    sg4::Mailbox* mine) {
   static int token = 0;  // payload is irrelevant; only the simulated size matters
   const RingJob& job = state->job;
   const auto n = static_cast<double>(job.ranks.size());
   const double steps_per_iteration = 2.0 * (n - 1);
-  sg4::Mailbox* next = state->inboxes[(rank + 1) % job.ranks.size()];
-  sg4::Mailbox* mine = state->inboxes[rank];
-
   for (long long done = 0; done < job.iterations;) {
     const long long k = std::min(job.iterations_per_macro, job.iterations - done);
     const auto kd = static_cast<double>(k);
     sg4::this_actor::execute(kd * job.flops_per_iteration[rank]);
     const double bytes = kd * steps_per_iteration / n * job.gradient_bytes;
-    sg4::CommPtr send = next->put_async(&token, static_cast<uint64_t>(bytes + 0.5));
+    state->sends[rank] = next->put_async(&token, static_cast<uint64_t>(bytes + 0.5));
     mine->get<int>();
-    send->wait();  // `send` stays referenced until complete (simgrid.md §8.2)
+    state->sends[rank]->wait();  // stays referenced until complete (simgrid.md §8.2)
     const double latency_left = (kd * steps_per_iteration - 1) * state->hop_latency_s;
     if (latency_left > 0) sg4::this_actor::sleep_for(latency_left);
     done += k;
+    state->done_per_rank[rank] = done;
+    state->boundary_s[rank] = sg4::Engine::get_clock();
   }
-  if (--state->ranks_running == 0) state->channel->report(job.job);
+}
+
+void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
+  const RingJob& job = state->job;
+  sg4::Mailbox* next = state->inboxes[(rank + 1) % job.ranks.size()];
+  sg4::Mailbox* mine = state->inboxes[rank];
+
+  try {
+    run_iterations(state, rank, next, mine);
+  } catch (const simgrid::NetworkFailureException&) {
+    // A stopped job's peers die mid-comm; only then is the failure expected.
+    if (!state->stopped) throw;
+    return;
+  }
+  state->rank_finished[rank] = 1;
+  if (--state->ranks_running == 0 && !state->stopped) state->channel->report(job.job, job.epoch);
 }
 
 }  // namespace
@@ -69,7 +99,7 @@ long long iterations_per_macro(long long iterations, int macro_iterations) {
   return (iterations + macro_iterations - 1) / macro_iterations;
 }
 
-void launch_ring_job(RingJob job, std::shared_ptr<CompletionChannel> channel) {
+std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<CompletionChannel> channel) {
   if (job.ranks.size() < 2 || job.flops_per_iteration.size() != job.ranks.size())
     throw std::logic_error("ring job " + std::to_string(job.job) +
                            " needs at least 2 ranks with one compute each");
@@ -77,12 +107,42 @@ void launch_ring_job(RingJob job, std::shared_ptr<CompletionChannel> channel) {
   state->hop_latency_s = max_hop_latency(job.ranks);
   state->ranks_running = job.ranks.size();
   state->channel = std::move(channel);
-  const std::string prefix = "j" + std::to_string(job.job) + "e" + std::to_string(job.epoch) + "r";
+  // Built with += : GCC 12 -Wrestrict misfires on "literal" + std::string&&.
+  std::string prefix = "j";
+  prefix += std::to_string(job.job);
+  prefix += 'e';
+  prefix += std::to_string(job.epoch);
+  prefix += 'r';
   for (std::size_t r = 0; r < job.ranks.size(); ++r)
     state->inboxes.push_back(sg4::Mailbox::by_name(prefix + std::to_string(r)));
+  const std::size_t n = job.ranks.size();
+  state->done_per_rank.assign(n, 0);
+  state->boundary_s.assign(n, sg4::Engine::get_clock());
+  state->rank_finished.assign(n, 0);
+  state->sends.resize(n);
   state->job = std::move(job);
-  for (std::size_t r = 0; r < state->job.ranks.size(); ++r)
-    sg4::Actor::create(prefix + std::to_string(r), state->job.ranks[r], [state, r] { run_rank(state, r); });
+  for (std::size_t r = 0; r < n; ++r)
+    state->actors.push_back(sg4::Actor::create(prefix + std::to_string(r), state->job.ranks[r], [state, r] {
+                              run_rank(state, r);
+                            }).get());
+  return state;
+}
+
+long long ring_iterations_done(const RingState& state, double now_s, double iteration_s) {
+  const auto slowest = std::min_element(state.done_per_rank.begin(), state.done_per_rank.end());
+  const long long whole = *slowest;
+  const long long in_flight = std::min(state.job.iterations_per_macro, state.job.iterations - whole);
+  if (in_flight <= 1 || !(iteration_s > 0)) return whole;
+  const double since =
+      now_s - state.boundary_s[static_cast<std::size_t>(slowest - state.done_per_rank.begin())];
+  const auto partial = static_cast<long long>(std::floor(std::max(0.0, since) / iteration_s));
+  return whole + std::min(partial, in_flight - 1);
+}
+
+void stop_ring_job(RingState& state) {
+  state.stopped = true;
+  for (std::size_t r = 0; r < state.actors.size(); ++r)
+    if (!state.rank_finished[r]) state.actors[r]->kill();
 }
 
 }  // namespace vnsim::sim

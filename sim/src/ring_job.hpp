@@ -26,8 +26,25 @@ struct RingJob {
 // (every iteration simulated: the reference for fidelity studies).
 long long iterations_per_macro(long long iterations, int macro_iterations);
 
-// Starts the rank actors. When the last rank finishes, the job index is
-// reported on `channel`. Must be called from inside the simulation.
-void launch_ring_job(RingJob job, std::shared_ptr<CompletionChannel> channel);
+// The live state of one launched ring job (opaque outside ring_job.cpp).
+struct RingState;
+
+// Starts the rank actors. When the last rank finishes, (job index, epoch) is
+// reported on `channel`. Must be called from inside the simulation. The
+// returned state must outlive the actors' activities: keep it until the end
+// of the run once the job was stopped (simgrid.md §8.2).
+std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<CompletionChannel> channel);
+
+// Iterations done at `now_s`, for a preemption: the macro-iterations every
+// rank finished, plus the whole iterations of idle-network length
+// `iteration_s` that fit in the time since the slowest rank's last
+// macro-iteration ended (short of the next boundary). Without that credit a
+// job preempted more often than once per macro-iteration would never
+// progress; the credit is an estimate (contention makes iterations slower).
+long long ring_iterations_done(const RingState& state, double now_s, double iteration_s);
+
+// Preemption: kills the rank actors still running; nothing is reported on
+// the channel.
+void stop_ring_job(RingState& state);
 
 }  // namespace vnsim::sim

@@ -1,6 +1,7 @@
 // The replay engine's bookkeeping: admission, rejection reasons, the idle
 // deadlock guard, exact analytic single-node jobs, same-instant reuse of
-// GPUs, and refusal of unsupported or invalid decisions.
+// GPUs, and refusal of unsupported or invalid decisions (preemption itself:
+// preemption_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -175,13 +176,25 @@ class OneDecisionPolicy : public Policy {
   Decision d_;
 };
 
-TEST(Engine, PreemptionIsRefusedClearly) {
+TEST(Engine, PreemptingAJobThatIsNotRunningIsRefusedClearly) {
   Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 0.0, any_model(), 1, 10)};
   OneDecisionPolicy policy(PreemptJob{0});
   try {
     run_replay(cluster, gpus(), models(), jobs, policy, {});
-    FAIL() << "PreemptJob was accepted";
+    FAIL() << "PreemptJob of a queued job was accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not running"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Engine, ResizeIsRefusedClearly) {
+  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  const std::vector<JobSpec> jobs = {testing::make_job("a", 0.0, any_model(), 1, 10)};
+  OneDecisionPolicy policy(ResizeJob{0, {{0}, {1}}});
+  try {
+    run_replay(cluster, gpus(), models(), jobs, policy, {});
+    FAIL() << "ResizeJob was accepted";
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("not supported"), std::string::npos) << e.what();
   }

@@ -18,6 +18,6 @@ inline std::string shared_dir() {
 }  // namespace vnsim::testing
 
 // Sets `var` to the shared folder's path, or skips the test.
-#define VNSIM_REQUIRE_SHARED(var)                                              \
-  const std::string var = ::vnsim::testing::shared_dir();                      \
+#define VNSIM_REQUIRE_SHARED(var)                         \
+  const std::string var = ::vnsim::testing::shared_dir(); \
   if (var.empty()) GTEST_SKIP() << "VNSIM_SHARED is not set to a folder; skipping test that needs ../shared"

@@ -60,8 +60,10 @@ std::string write_input(const std::uint8_t* bytes, std::size_t size) {
   // missing task table and do without the optional instance table.
   const char* tables[] = {"pai_job_table.csv", "pai_task_table.csv", "pai_instance_table.csv"};
   for (std::size_t i = 0; i < 3; ++i) {
-    if (i < parts.size()) write_file(work_dir() / tables[i], parts[i].data(), parts[i].size());
-    else fs::remove(work_dir() / tables[i]);
+    if (i < parts.size())
+      write_file(work_dir() / tables[i], parts[i].data(), parts[i].size());
+    else
+      fs::remove(work_dir() / tables[i]);
   }
   return work_dir().string();
 }

@@ -28,7 +28,8 @@ std::vector<std::string_view> split_fields(std::string_view line, char separator
   std::size_t start = 0;
   while (true) {
     const std::size_t end = line.find(separator, start);
-    fields.push_back(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    fields.push_back(
+        line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -47,7 +48,8 @@ double number_at_least(std::string_view field, const std::string& column, double
   return *v;
 }
 
-std::int64_t integer_in(std::string_view field, const std::string& column, std::int64_t min, std::int64_t max) {
+std::int64_t integer_in(std::string_view field, const std::string& column, std::int64_t min,
+                        std::int64_t max) {
   const auto v = parse_integer(field);
   if (!v) throw RowError{column + " " + quoted(field) + " is not an integer"};
   if (*v < min) throw RowError{column + " " + std::to_string(*v) + " is < " + std::to_string(min)};

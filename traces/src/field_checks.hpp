@@ -15,7 +15,8 @@ std::vector<std::string_view> split_fields(std::string_view line, char separator
                                            bool extra_allowed = false);
 
 double number_at_least(std::string_view field, const std::string& column, double min);
-std::int64_t integer_in(std::string_view field, const std::string& column, std::int64_t min, std::int64_t max);
+std::int64_t integer_in(std::string_view field, const std::string& column, std::int64_t min,
+                        std::int64_t max);
 // Empty (after trimming) gives nullopt; anything else must be a number >= min.
 std::optional<double> optional_number(std::string_view field, const std::string& column, double min);
 

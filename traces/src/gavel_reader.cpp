@@ -21,7 +21,7 @@ constexpr Layout kLayout10{10, 5, 9, 6};
 // catalog model that trains the same network on the same data set.
 const std::map<std::string, std::string, std::less<>>& gavel_models() {
   static const std::map<std::string, std::string, std::less<>> models = {
-      {"ResNet-18", "cifar10"},  // ResNet-18 on CIFAR-10 in both
+      {"ResNet-18", "cifar10"},   // ResNet-18 on CIFAR-10 in both
       {"ResNet-50", "imagenet"},  // ResNet-50 on ImageNet in both
       {"Recommendation", "ncf"},  // MovieLens recommender; closest catalog model
   };
@@ -59,7 +59,8 @@ std::vector<std::string_view> split_tabs(std::string_view line) {
   std::size_t start = 0;
   while (true) {
     const auto tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+    fields.push_back(
+        line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
     if (tab == std::string_view::npos) return fields;
     start = tab + 1;
   }
@@ -86,9 +87,11 @@ class GavelParser : public LineParser {
     JobSpec job;
     job.id = "gavel-" + std::to_string(line_number);
     job.model = model->second;
-    job.iterations = integer_in(f[layout_.total_steps], "total_steps", 1, std::numeric_limits<std::int64_t>::max());
+    job.iterations =
+        integer_in(f[layout_.total_steps], "total_steps", 1, std::numeric_limits<std::int64_t>::max());
     job.submit_s = number_at_least(f[layout_.arrival], "arrival_time", 0);
-    job.gpus = static_cast<int>(integer_in(f[layout_.scale_factor], "scale_factor", 1, std::numeric_limits<int>::max()));
+    job.gpus = static_cast<int>(
+        integer_in(f[layout_.scale_factor], "scale_factor", 1, std::numeric_limits<int>::max()));
     if (type.batch > 0 && type.batch < job.gpus)
       throw RowError{"batch size " + std::to_string(type.batch) + " is smaller than scale_factor " +
                      std::to_string(job.gpus)};
@@ -109,8 +112,9 @@ bool looks_like_gavel_line(std::string_view line) {
 std::unique_ptr<LineParser> make_gavel_parser(std::string_view first_line) {
   const auto layout = layout_of(first_line);
   if (!layout)
-    throw RowError{"first line is not a Gavel trace row (7 or 10 tab-separated fields with integer total_steps "
-                   "and scale_factor and a numeric arrival_time)"};
+    throw RowError{
+        "first line is not a Gavel trace row (7 or 10 tab-separated fields with integer total_steps "
+        "and scale_factor and a numeric arrival_time)"};
   return std::make_unique<GavelParser>(*layout);
 }
 

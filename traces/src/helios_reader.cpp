@@ -12,7 +12,7 @@ namespace vnsim::traces_detail {
 namespace {
 
 const std::vector<std::string>& required_columns() {
-  static const std::vector<std::string> columns = {"job_id",     "gpu_num",    "state",
+  static const std::vector<std::string> columns = {"job_id",      "gpu_num",    "state",
                                                    "submit_time", "start_time", "end_time"};
   return columns;
 }
@@ -30,7 +30,8 @@ std::optional<std::int64_t> parse_slurm_time(std::string_view text) {
   if (zone.empty() || zone == "Z") return seconds;
   if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':') return std::nullopt;
   const auto hours = parse_integer(zone.substr(1, 2)), minutes = parse_integer(zone.substr(4, 2));
-  if (!hours || !minutes || zone[1] == '+' || zone[4] == '+' || *hours > 23 || *minutes > 59) return std::nullopt;
+  if (!hours || !minutes || zone[1] == '+' || zone[4] == '+' || *hours > 23 || *minutes > 59)
+    return std::nullopt;
   const std::int64_t offset = (*hours * 3600 + *minutes * 60) * (zone[0] == '+' ? 1 : -1);
   return *seconds - offset;
 }

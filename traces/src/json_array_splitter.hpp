@@ -8,11 +8,11 @@
 namespace vnsim::traces_detail {
 
 struct JsonElement {
-  std::string text;      // raw JSON text of the element (empty when oversized)
-  long start_line = 0;   // line of its first character
-  bool truncated = false;  // the input ended inside it
-  bool oversized = false;  // larger than kMaxElementBytes; text dropped
-  bool too_deep = false;   // nested deeper than kMaxDepth
+  std::string text;                // raw JSON text of the element (empty when oversized)
+  long start_line = 0;             // line of its first character
+  bool truncated = false;          // the input ended inside it
+  bool oversized = false;          // larger than kMaxElementBytes; text dropped
+  bool too_deep = false;           // nested deeper than kMaxDepth
   bool missing_separator = false;  // not preceded by exactly one ',' (or by '[')
 };
 

@@ -12,8 +12,9 @@ namespace vnsim::traces_detail {
 namespace {
 
 const std::vector<std::string>& required_columns() {
-  static const std::vector<std::string> columns = {"name",     "num_gpu",       "gpu_milli",     "gpu_spec",
-                                                   "pod_phase", "creation_time", "scheduled_time", "deletion_time"};
+  static const std::vector<std::string> columns = {"name",           "num_gpu",      "gpu_milli",
+                                                   "gpu_spec",       "pod_phase",    "creation_time",
+                                                   "scheduled_time", "deletion_time"};
   return columns;
 }
 
@@ -27,7 +28,8 @@ std::optional<std::string> gpu_constraint(std::string_view spec) {
   std::size_t start = 0;
   while (start <= spec.size()) {
     const auto bar = spec.find('|', start);
-    const auto name = trim(spec.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start));
+    const auto name =
+        trim(spec.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start));
     if (name.empty()) throw RowError{"gpu_spec " + quoted(spec) + " has an empty type name"};
     const std::string mapped = catalog_gpu_type(name);
     if (common && *common != mapped) return std::string(spec);

@@ -135,7 +135,8 @@ JobSpec job_of(std::string_view line, PartsByJob& tasks, PartsByJob* instances) 
   if (task.gpu_types.size() == 1) job.gpu_type = *task.gpu_types.begin();
 
   Span span = task.span;
-  if (instances != nullptr && instances->count(job.id) > 0) span = joined_parts(*instances, job.id, "pai_instance_table").span;
+  if (instances != nullptr && instances->count(job.id) > 0)
+    span = joined_parts(*instances, job.id, "pai_instance_table").span;
   if (!span.known()) throw RowError{"no start and end time in its task or instance rows (never ran?)"};
   job.trace_duration_s = span.last_end - span.first_start;
   return job;
@@ -156,7 +157,8 @@ TraceReadResult read_pai_2020(const std::string& path, BadRowPolicy policy) {
   const std::string task_file = (dir / "pai_task_table.csv").string();
   const std::string instance_file = (dir / "pai_instance_table.csv").string();
   if (!fs::exists(task_file))
-    throw InputError(job_file + ": pai-2020 needs pai_task_table.csv beside it (" + task_file + " not found)");
+    throw InputError(job_file + ": pai-2020 needs pai_task_table.csv beside it (" + task_file +
+                     " not found)");
 
   TraceReadResult result;
   result.format = "pai-2020";

@@ -31,7 +31,8 @@ std::optional<std::int64_t> time_member(const json& obj, const char* key, const 
   if (it->is_null() || (it->is_string() && it->get<std::string>() == "None")) return std::nullopt;
   if (!it->is_string()) throw RowError{where + "field '" + key + "' must be a string"};
   const auto t = parse_naive_timestamp(it->get<std::string>());
-  if (!t) throw RowError{where + key + " '" + it->get<std::string>() + "' is not a valid YYYY-MM-DD HH:MM:SS time"};
+  if (!t)
+    throw RowError{where + key + " '" + it->get<std::string>() + "' is not a valid YYYY-MM-DD HH:MM:SS time"};
   return t;
 }
 
@@ -80,7 +81,8 @@ JobSpec job_of(const json& obj) {
   const auto start = time_member(first, "start_time", "first attempt: ");
   if (!start) throw RowError{"first attempt start_time is None"};
   const auto end = time_member(last, "end_time", "last attempt: ");
-  if (!end) throw RowError{"last attempt end_time is None (running when the trace was captured, or not logged)"};
+  if (!end)
+    throw RowError{"last attempt end_time is None (running when the trace was captured, or not logged)"};
   if (*end < *start) throw RowError{"last attempt ends before the first attempt starts"};
   job.trace_duration_s = static_cast<double>(*end - *start);
   job.gpus = gpus_of_attempt(last);
@@ -115,7 +117,8 @@ TraceReadResult read_philly_joblog(const std::string& path, BadRowPolicy policy)
   if (!in) throw InputError(path + ": cannot open trace file");
   JsonArraySplitter splitter(in);
   if (!splitter.open())
-    throw input_error_at(path, splitter.line(), "expected a JSON array of job objects (the file must start with '[')");
+    throw input_error_at(path, splitter.line(),
+                         "expected a JSON array of job objects (the file must start with '[')");
 
   TraceReadResult result;
   result.format = "philly-joblog";

@@ -10,7 +10,8 @@
 namespace vnsim::traces_detail {
 namespace {
 
-constexpr std::string_view kTiresiasHeader = "job_id,num_gpu,submit_time,iterations,model_name,duration,interval";
+constexpr std::string_view kTiresiasHeader =
+    "job_id,num_gpu,submit_time,iterations,model_name,duration,interval";
 
 class TiresiasParser : public LineParser {
  public:
@@ -46,8 +47,8 @@ bool looks_like_tiresias_header(std::string_view line) {
 
 std::unique_ptr<LineParser> make_tiresias_parser(std::string_view header) {
   if (!looks_like_tiresias_header(header))
-    throw RowError{"header " + quoted(header) + " is not the tiresias header '" + std::string(kTiresiasHeader) +
-                   "'"};
+    throw RowError{"header " + quoted(header) + " is not the tiresias header '" +
+                   std::string(kTiresiasHeader) + "'"};
   return std::make_unique<TiresiasParser>();
 }
 

@@ -46,8 +46,8 @@ class AloneIterationTime {
     JobSpec probe = job;
     probe.iterations = 1;  // feasibility also checks iterations > 0
     if (!why_infeasible(probe, cluster_, gpus_, models_)) {
-      if (auto placed = consolidated_gpus_on_empty_cluster(cluster_, job.gpus,
-                                                             allowed_gpu_types(probe, cluster_, gpus_, models_))) {
+      if (auto placed = consolidated_gpus_on_empty_cluster(
+              cluster_, job.gpus, allowed_gpu_types(probe, cluster_, gpus_, models_))) {
         const Placement placement = spread_virtual_nodes(std::move(*placed), job.virtual_nodes);
         const double t = iteration_time(topology_, gpus_, model, placement, job.global_batch).total_s;
         if (std::isfinite(t) && t > 0) return t;

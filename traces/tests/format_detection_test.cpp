@@ -38,8 +38,8 @@ TEST(FormatDetection, FromTheFirstNonBlankLine) {
 
 TEST(FormatDetection, FormatNames) {
   EXPECT_EQ(trace_format_names(),
-            (std::vector<std::string>{"pollux-philly", "pollux-workload", "jsonl", "philly-joblog", "pai-2020",
-                                      "openb-pods", "helios", "gavel", "tiresias"}));
+            (std::vector<std::string>{"pollux-philly", "pollux-workload", "jsonl", "philly-joblog",
+                                      "pai-2020", "openb-pods", "helios", "gavel", "tiresias"}));
 }
 
 TEST(FormatDetection, UnknownHeaderNamesFileAndLine) {
@@ -69,8 +69,9 @@ TEST(FormatDetection, ExplicitFormatMustMatchTheHeader) {
   const std::string e = error_of([&] { read_trace(file, "sia", BadRowPolicy::Skip); });
   EXPECT_NE(e.find("unknown trace format 'sia'"), std::string::npos) << e;
   EXPECT_EQ(error_of([&] { read_trace(file, "tiresias", BadRowPolicy::Skip); }),
-            file + ":1: header 'timestamp,duration,num_gpus,gpu_time,cluster' is not the tiresias header "
-                   "'job_id,num_gpu,submit_time,iterations,model_name,duration,interval'");
+            file +
+                ":1: header 'timestamp,duration,num_gpus,gpu_time,cluster' is not the tiresias header "
+                "'job_id,num_gpu,submit_time,iterations,model_name,duration,interval'");
   // A CSV read as jsonl: every line is a bad row, reported, not a crash.
   const auto r = read_trace(file, "jsonl", BadRowPolicy::Skip);
   EXPECT_TRUE(r.jobs.empty());

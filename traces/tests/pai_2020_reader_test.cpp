@@ -50,15 +50,15 @@ void expect_small_pai(const TraceReadResult& r, const std::string& dir) {
   EXPECT_EQ(r.jobs[0].user, "u1");
   const std::string jobs = dir + "/pai_job_table.csv", tasks = dir + "/pai_task_table.csv",
                     inst = dir + "/pai_instance_table.csv";
-  expect_issues(r, {inst + ":6: start_time 'x' is not a number",
-                    jobs + ":2: its row " + inst + ":6 is unusable",
-                    jobs + ":3: job never started (status Waiting)",
-                    jobs + ":4: tasks ask for different GPU types (P100, T4)",
-                    jobs + ":5: CPU-only job (no task plans a GPU)",
-                    jobs + ":6: no start and end time in its task or instance rows (never ran?)",
-                    jobs + ":7: start_time (submission) 'abc' is not a number",
-                    tasks + ":8: rows of job 'j8', which is not in pai_job_table",
-                    inst + ":5: rows of job 'j9', which is not in pai_job_table"});
+  expect_issues(r,
+                {inst + ":6: start_time 'x' is not a number", jobs + ":2: its row " + inst + ":6 is unusable",
+                 jobs + ":3: job never started (status Waiting)",
+                 jobs + ":4: tasks ask for different GPU types (P100, T4)",
+                 jobs + ":5: CPU-only job (no task plans a GPU)",
+                 jobs + ":6: no start and end time in its task or instance rows (never ran?)",
+                 jobs + ":7: start_time (submission) 'abc' is not a number",
+                 tasks + ":8: rows of job 'j8', which is not in pai_job_table",
+                 inst + ":5: rows of job 'j9', which is not in pai_job_table"});
 }
 
 TEST(Pai2020Reader, JoinsThreeTablesFromAFolder) {
@@ -75,7 +75,9 @@ TEST(Pai2020Reader, JobTablePathFindsTheOthersBesideIt) {
 TEST(Pai2020Reader, CrlfGivesTheSameResult) {
   std::string dir;
   for (const char* table : {"pai_job_table.csv", "pai_task_table.csv", "pai_instance_table.csv"})
-    dir = fs::path(testing::crlf_copy(trace_data("pai_small") + "/" + table, "pai_crlf")).parent_path().string();
+    dir = fs::path(testing::crlf_copy(trace_data("pai_small") + "/" + table, "pai_crlf"))
+              .parent_path()
+              .string();
   expect_small_pai(read_trace(dir, "pai-2020", BadRowPolicy::Skip), dir);
 }
 

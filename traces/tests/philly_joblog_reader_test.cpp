@@ -84,7 +84,8 @@ TEST(PhillyJoblogReader, TruncatedFileKeepsEarlierJobs) {
 }
 
 TEST(PhillyJoblogReader, RefusesAFileThatIsNotAnArray) {
-  EXPECT_THROW(read_trace(trace_data("jobs_bad_rows.jsonl"), "philly-joblog", BadRowPolicy::Skip), InputError);
+  EXPECT_THROW(read_trace(trace_data("jobs_bad_rows.jsonl"), "philly-joblog", BadRowPolicy::Skip),
+               InputError);
 }
 
 }  // namespace

@@ -29,8 +29,8 @@ std::optional<std::vector<GpuId>> find_consolidated_gpus(
 
 // The placement a job gets on an empty cluster.
 std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
-                                                                      GpuTypeMask allowed);
-std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(const Cluster& cluster, int count,
-                                                                      const std::optional<std::string>& gpu_type);
+                                                                     GpuTypeMask allowed);
+std::optional<std::vector<GpuId>> consolidated_gpus_on_empty_cluster(
+    const Cluster& cluster, int count, const std::optional<std::string>& gpu_type);
 
 }  // namespace vnsim

@@ -12,8 +12,8 @@ namespace vnsim {
 struct GpuType {
   std::string name;
   double memory_bytes = 0;
-  double peak_flops = 0;               // dense fp16/bf16 tensor flop/s, for SimGrid host speed
-  double relative_speed = 1.0;         // default speed vs the reference GPU
+  double peak_flops = 0;                         // dense fp16/bf16 tensor flop/s, for SimGrid host speed
+  double relative_speed = 1.0;                   // default speed vs the reference GPU
   std::map<std::string, double> speed_by_model;  // per-model overrides
   double speed_for(const std::string& model) const;
 };

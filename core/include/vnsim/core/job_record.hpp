@@ -21,11 +21,11 @@ struct JobRecord {
   int requested_gpus = 0;
   std::vector<GpuId> gpus;  // last allocation, sorted
   FinalState state = FinalState::Rejected;
-  std::string reason;       // why rejected; "" when completed
-  int restarts = 0;         // preemptions/resizes that restarted the job
+  std::string reason;  // why rejected; "" when completed
+  int restarts = 0;    // preemptions/resizes that restarted the job
   std::string model;
   long long iterations = 0;
-  double gpu_seconds = 0;   // GPU-time held (attained service)
+  double gpu_seconds = 0;  // GPU-time held (attained service)
 
   double wait_s() const { return start_s >= 0 ? start_s - submit_s : -1; }
   double jct_s() const { return finish_s >= 0 ? finish_s - submit_s : -1; }

@@ -13,12 +13,12 @@ TraceStatus trace_status_from_string(const std::string& s);  // throws InputErro
 
 struct JobSpec {
   std::string id;
-  double submit_s = 0;           // seconds from the trace's first submission
-  std::string model;             // ModelCatalog name
-  int gpus = 1;                  // requested GPUs (P)
-  int virtual_nodes = 0;         // V (VirtualFlow); 0 in input means "= gpus"
-  int global_batch = 0;          // samples per optimizer step
-  std::int64_t iterations = 0;   // total work, optimizer steps
+  double submit_s = 0;                  // seconds from the trace's first submission
+  std::string model;                    // ModelCatalog name
+  int gpus = 1;                         // requested GPUs (P)
+  int virtual_nodes = 0;                // V (VirtualFlow); 0 in input means "= gpus"
+  int global_batch = 0;                 // samples per optimizer step
+  std::int64_t iterations = 0;          // total work, optimizer steps
   std::optional<std::string> gpu_type;  // constraint: run only on this type
   TraceStatus status = TraceStatus::Unknown;
   double trace_duration_s = -1;  // run time recorded by the trace, -1 if none

@@ -15,17 +15,19 @@ struct ModelParams {
   // GPU: alpha_c + beta_c * m seconds (Pollux's T_grad).
   double alpha_compute_s = 0;
   double beta_compute_s = 0;
-  double gradient_bytes = 0;    // parameter/gradient size all-reduced per step (fp32)
-  double weight_state_bytes = 0;  // weights + optimizer state + gradient buffer, resident per GPU
+  double gradient_bytes = 0;           // parameter/gradient size all-reduced per step (fp32)
+  double weight_state_bytes = 0;       // weights + optimizer state + gradient buffer, resident per GPU
   double memory_per_sample_bytes = 0;  // activation memory per sample of a micro-batch
   int min_local_batch = 1;
   int max_local_batch = 1;      // largest micro-batch profiled (memory bound on the reference GPU)
   int default_local_batch = 1;  // micro-batch used when a trace gives none
   int initial_batch = 1;        // M0: smallest global batch validated
   int max_global_batch = 1;
-  double overlap_gamma = 1.0;   // Pollux gamma-norm of compute/sync overlap (1 = none)
+  double overlap_gamma = 1.0;  // Pollux gamma-norm of compute/sync overlap (1 = none)
 
-  double micro_batch_time_s(double local_batch) const { return alpha_compute_s + beta_compute_s * local_batch; }
+  double micro_batch_time_s(double local_batch) const {
+    return alpha_compute_s + beta_compute_s * local_batch;
+  }
   double memory_needed_bytes(double local_batch) const {
     return weight_state_bytes + memory_per_sample_bytes * local_batch;
   }

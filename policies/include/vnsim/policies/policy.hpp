@@ -4,6 +4,7 @@
 // includes no SimGrid, CUDA or MPI header, so the same object drives the
 // simulator and the real executor.
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,7 +49,7 @@ class ClusterView {
 struct QueuedJob {
   JobIndex index;
   const JobSpec* spec;
-  double attained_gpu_s = 0;      // GPU-seconds received so far (before a preemption)
+  double attained_gpu_s = 0;          // GPU-seconds received so far (before a preemption)
   double estimated_remaining_s = -1;  // -1 when unknown
   // GPU types the job may use: its constraint and the types whose memory
   // holds it (allowed_gpu_types in core/feasibility.hpp), filled by the engine.
@@ -67,7 +68,7 @@ struct RunningJob {
 struct SchedulerInput {
   double now_s = 0;  // simulated or executor time, never wall-clock
   const ClusterView* view = nullptr;
-  std::vector<QueuedJob> queued;    // in submission order
+  std::vector<QueuedJob> queued;  // in submission order
   std::vector<RunningJob> running;
 };
 
@@ -102,5 +103,17 @@ class Policy {
 // Builds a policy by name ("fifo"); throws InputError for unknown names.
 std::unique_ptr<Policy> make_policy(const std::string& name);
 std::vector<std::string> policy_names();
+
+// Policy parameters as key -> value text (CLI --policy-param key=value,
+// experiment config). Unknown keys and bad values throw InputError.
+using PolicyParams = std::map<std::string, std::string>;
+std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyParams& params);
+struct PolicyParamInfo {
+  std::string key;
+  std::string default_value;
+  std::string meaning;
+};
+// The parameters `name` accepts, with defaults (for `vnsim policies`).
+std::vector<PolicyParamInfo> policy_parameters(const std::string& name);
 
 }  // namespace vnsim

@@ -21,8 +21,8 @@ struct TraceIssue {
 
 // Rules that turn trace rows into runnable jobs (docs/TRACES.md).
 struct JobConstruction {
-  std::uint64_t seed = 1;          // model assignment and any other random choice
-  std::string cluster_preset;      // cluster on which a trace duration is "alone" run time
+  std::uint64_t seed = 1;      // model assignment and any other random choice
+  std::string cluster_preset;  // cluster on which a trace duration is "alone" run time
 };
 
 struct TraceReadResult {

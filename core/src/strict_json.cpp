@@ -1,13 +1,14 @@
-#include "cluster_spec_json.hpp"
+#include "strict_json.hpp"
 
 #include <climits>
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "vnsim/core/error.hpp"
 
-namespace vnsim::spec_json {
+namespace vnsim::strict_json {
 namespace {
 
 // Tracks where the parser is, so a duplicate key can be reported by path.
@@ -70,6 +71,12 @@ std::string describe(const Json& value) {
   return value.dump();
 }
 
+std::string format_number(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
 }  // namespace
 
 Json parse_strict(const std::string& text, const std::string& source) {
@@ -94,7 +101,19 @@ std::string index_path(const std::string& parent, std::size_t index) {
 }
 
 void Reader::fail(const std::string& path, const std::string& reason) const {
-  throw InputError(source_ + ": " + (path.empty() ? std::string("(top level)") : path) + ": " + reason);
+  const bool name_top_level = path.empty() && wording_ == Wording::detailed;
+  throw InputError(source_ + ": " + (name_top_level ? std::string("(top level)") : path) + ": " + reason);
+}
+
+Json Reader::parse_object_document(const std::string& text) const {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    fail("(document)", std::string("invalid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) fail("(document)", "must be a JSON object");
+  return doc;
 }
 
 void Reader::expect_object(const Json& value, const std::string& path) const {
@@ -102,25 +121,28 @@ void Reader::expect_object(const Json& value, const std::string& path) const {
 }
 
 void Reader::allow_only(const Json& object, const std::string& path,
-                        std::initializer_list<const char*> allowed) const {
+                        const std::vector<std::string_view>& allowed) const {
   for (const auto& [key, value] : object.items()) {
     bool known = false;
-    for (const char* a : allowed) known = known || key == a;
+    for (std::string_view a : allowed) known = known || key == a;
     if (known) continue;
+    if (wording_ == Wording::terse) fail(field_path(path, key), "unknown field");
     std::string list;
-    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
     fail(field_path(path, key), "unknown field (allowed here: " + list + ")");
   }
 }
 
-const Json* Reader::find(const Json& object, const char* key) {
+const Json* Reader::find(const Json& object, const std::string& key) {
   auto it = object.find(key);
   return it == object.end() ? nullptr : &*it;
 }
 
-const Json& Reader::require(const Json& object, const std::string& path, const char* key) const {
+const Json& Reader::require(const Json& object, const std::string& path, const std::string& key) const {
   const Json* v = find(object, key);
-  if (v == nullptr) fail(field_path(path, key), "required field is missing");
+  if (v == nullptr)
+    fail(field_path(path, key),
+         wording_ == Wording::terse ? "missing required field" : "required field is missing");
   return *v;
 }
 
@@ -151,4 +173,30 @@ double Reader::non_negative_number(const Json& value, const std::string& path) c
   return value.get<double>();
 }
 
-}  // namespace vnsim::spec_json
+double Reader::finite_positive(const Json& value, const std::string& path) const {
+  if (!value.is_number()) fail(path, "must be a number");
+  const double x = value.get<double>();
+  if (!(x > 0) || !std::isfinite(x)) fail(path, "must be a finite number > 0, got " + describe(value));
+  return x;
+}
+
+double Reader::number_at_least(const Json& object, const std::string& path, const std::string& key,
+                               double min) const {
+  const Json& v = require(object, path, key);
+  if (!v.is_number()) fail(field_path(path, key), "must be a number");
+  const double x = v.get<double>();
+  if (!(x >= min)) fail(field_path(path, key), "must be >= " + format_number(min) + ", got " + describe(v));
+  return x;
+}
+
+int Reader::integer_at_least(const Json& object, const std::string& path, const std::string& key,
+                             int min) const {
+  const Json& v = require(object, path, key);
+  if (!v.is_number_integer()) fail(field_path(path, key), "must be an integer");
+  const auto x = v.get<long long>();
+  if (x < min || x > 1'000'000'000)
+    fail(field_path(path, key), "must be in [" + std::to_string(min) + ", 1e9], got " + describe(v));
+  return static_cast<int>(x);
+}
+
+}  // namespace vnsim::strict_json

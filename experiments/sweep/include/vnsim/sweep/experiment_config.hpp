@@ -1,0 +1,65 @@
+#pragma once
+// An experiment config (docs/EXPERIMENTS.md) and its expansion into runs:
+// the cartesian product of its axes, in a fixed order, each run with a stable
+// id derived from its axis values only.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vnsim::sweep {
+
+struct TraceAxis {
+  std::string label;     // name of this axis value in results.csv
+  std::string trace;     // as written in the config
+  std::string resolved;  // what replay reads (relative paths resolved against the config's folder)
+  std::string format;    // "" = detect
+  std::string bad_rows;  // "" = replay's default
+  // Trace options of `vnsim replay` without the leading "--", sorted by name.
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
+struct ClusterAxis {
+  std::string name;      // as written: a preset or a file
+  std::string resolved;  // what replay reads
+};
+
+struct ExperimentConfig {
+  std::string name;
+  std::vector<ClusterAxis> clusters;
+  std::vector<TraceAxis> traces;
+  std::vector<std::string> policies;
+  std::vector<int> macro_iterations;  // 0 = the engine's default
+  std::vector<std::uint64_t> seeds;
+};
+
+struct RunSpec {
+  std::size_t index = 0;
+  std::string id;
+  ClusterAxis cluster;
+  TraceAxis trace;
+  std::string policy;
+  int macro_iterations = 0;
+  std::uint64_t seed = 0;
+
+  // Arguments of `vnsim replay` (without the program name) writing to out_dir.
+  std::vector<std::string> replay_args(const std::string& out_dir) const;
+  // "k=v k=v" of the trace options, "" when there are none.
+  std::string trace_options_text() const;
+};
+
+// `source` names the config in error messages; relative paths in it are
+// resolved against `base_dir`. Throws InputError "<source>: <json path>: why".
+ExperimentConfig parse_experiment_config(const std::string& json_text, const std::string& source,
+                                         const std::filesystem::path& base_dir);
+ExperimentConfig load_experiment_config(const std::filesystem::path& file);
+
+// Order: clusters, traces, policies, macro_iterations, seeds (seeds vary fastest).
+std::vector<RunSpec> expand_runs(const ExperimentConfig& config);
+
+// 12 hex digits of a 64-bit hash (FNV-1a, then a mixing finaliser) of the
+// run's axis values as written in the config.
+std::string run_id(const RunSpec& run);
+
+}  // namespace vnsim::sweep

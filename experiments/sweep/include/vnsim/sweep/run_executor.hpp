@@ -1,0 +1,33 @@
+#pragma once
+// Runs each simulation as its own `vnsim replay` process (SimGrid allows one
+// engine per process), up to `parallel` at a time. A run whose summary.json
+// exists is skipped; a failing run leaves exit_code.txt and error.txt in its
+// directory and the others go on.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "vnsim/sweep/experiment_config.hpp"
+
+namespace vnsim::sweep {
+
+struct ExecutorOptions {
+  std::string vnsim_exe;  // binary that runs `replay`
+  std::string out_dir;    // sweep directory; runs go to out_dir/runs/<id>
+  unsigned parallel = 1;
+  // Called after each run ends or is skipped (done counts both).
+  std::function<void(std::size_t done, std::size_t total)> progress;
+};
+
+struct ExecutorTally {
+  std::size_t ran = 0, skipped = 0, failed = 0;
+};
+
+std::string run_dir(const std::string& out_dir, const RunSpec& run);
+ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const ExecutorOptions& options);
+
+// Path of the running executable (/proc/self/exe).
+std::string self_executable();
+
+}  // namespace vnsim::sweep

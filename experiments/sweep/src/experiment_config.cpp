@@ -1,0 +1,233 @@
+// Parsing and validation of experiment configs; every error names the config
+// file and the JSON path of the bad field.
+#include "vnsim/sweep/experiment_config.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "vnsim/core/cluster_spec.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim::sweep {
+namespace {
+
+using nlohmann::json;
+
+// The value-taking trace options of `vnsim replay` (experiments/cli/trace_options.cpp).
+const std::set<std::string>& trace_option_names() {
+  static const std::set<std::string> names = {"from-s",     "to-s",        "vc",         "user",
+                                              "status",     "min-gpus",    "max-gpus",   "arrival-scale",
+                                              "load-scale", "model-rules", "failed-jobs"};
+  return names;
+}
+
+const std::set<std::string> kTopLevelKeys = {"name",     "clusters", "traces",
+                                             "policies", "seeds",    "macro_iterations"};
+
+class Parser {
+ public:
+  Parser(std::string source, std::filesystem::path base_dir)
+      : source_(std::move(source)), base_dir_(std::move(base_dir)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& reason) const {
+    throw InputError(source_ + ": " + path + ": " + reason);
+  }
+
+  std::string resolve(const std::string& path) const {
+    std::filesystem::path p(path);
+    if (p.is_absolute() || base_dir_.empty()) return path;
+    return (base_dir_ / p).lexically_normal().string();
+  }
+
+  std::string text(const json& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, "expected a string, got " + v.dump());
+    const std::string s = v.get<std::string>();
+    if (s.empty()) fail(path, "must not be empty");
+    return s;
+  }
+
+  // Numbers are accepted for convenience and printed in their shortest round-trip form.
+  std::string scalar_text(const json& v, const std::string& path) const {
+    if (v.is_number()) return v.dump();
+    return text(v, path);
+  }
+
+  const json& non_empty_array(const json& root, const std::string& key) const {
+    if (!root.contains(key)) fail(key, "missing (a non-empty array is required)");
+    const json& a = root.at(key);
+    if (!a.is_array() || a.empty()) fail(key, "expected a non-empty array, got " + a.dump());
+    return a;
+  }
+
+  template <class T, class Key>
+  void reject_duplicates(const std::vector<T>& values, Key key, const std::string& path) const {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (!seen.insert(key(values[i])).second)
+        fail(path + "[" + std::to_string(i) + "]", "repeats an earlier value '" + key(values[i]) + "'");
+  }
+
+  ClusterAxis cluster(const json& v, const std::string& path) const {
+    ClusterAxis c;
+    c.name = text(v, path);
+    const auto presets = cluster_preset_names();
+    const bool preset = std::find(presets.begin(), presets.end(), c.name) != presets.end();
+    c.resolved = preset ? c.name : resolve(c.name);
+    return c;
+  }
+
+  TraceAxis trace(const json& v, const std::string& path) const {
+    TraceAxis t;
+    if (v.is_string()) {
+      t.trace = text(v, path);
+    } else if (v.is_object()) {
+      for (const auto& [key, value] : v.items()) {
+        const std::string p = path + "." + key;
+        if (key == "trace")
+          t.trace = text(value, p);
+        else if (key == "label")
+          t.label = text(value, p);
+        else if (key == "format")
+          t.format = text(value, p);
+        else if (key == "bad_rows") {
+          t.bad_rows = text(value, p);
+          if (t.bad_rows != "skip" && t.bad_rows != "fail") fail(p, "expected \"skip\" or \"fail\"");
+        } else if (key == "options") {
+          if (!value.is_object()) fail(p, "expected an object of trace options, got " + value.dump());
+          for (const auto& [name, option] : value.items()) {
+            if (!trace_option_names().count(name))
+              fail(p + "." + name, "unknown trace option (see docs/EXPERIMENTS.md for the list)");
+            std::string s = scalar_text(option, p + "." + name);
+            if (name == "model-rules") s = resolve(s);
+            t.options.emplace_back(name, s);  // items() iterates keys sorted
+          }
+        } else {
+          fail(p, "unknown field (expected trace, label, format, bad_rows, options)");
+        }
+      }
+      if (t.trace.empty()) fail(path + ".trace", "missing");
+    } else {
+      fail(path, "expected a trace string or an object, got " + v.dump());
+    }
+    t.resolved = t.trace.rfind("synthetic", 0) == 0 ? t.trace : resolve(t.trace);
+    if (t.label.empty()) {
+      t.label = t.trace;
+      for (const auto& [k, val] : t.options) t.label += " " + k + "=" + val;
+    }
+    return t;
+  }
+
+  std::string policy(const json& v, const std::string& path) const {
+    std::string name;
+    if (v.is_object()) {
+      for (const auto& [key, value] : v.items()) {
+        if (key == "name")
+          name = text(value, path + ".name");
+        else if (key == "params") {
+          if (!value.is_object()) fail(path + ".params", "expected an object");
+          if (!value.empty())
+            fail(path + ".params", "vnsim replay takes no policy parameters yet; remove them");
+        } else {
+          fail(path + "." + key, "unknown field (expected name, params)");
+        }
+      }
+      if (name.empty()) fail(path + ".name", "missing");
+    } else {
+      name = text(v, path);
+    }
+    const auto names = policy_names();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += " " + n;
+      fail(path, "unknown policy '" + name + "' (known:" + known + ")");
+    }
+    return name;
+  }
+
+  long long integer(const json& v, const std::string& path, long long min_value) const {
+    if (!v.is_number_integer()) fail(path, "expected an integer, got " + v.dump());
+    if (v.is_number_unsigned() && v.get<unsigned long long>() > 9007199254740992ULL)
+      fail(path, "too large (at most 2^53)");
+    const long long n = v.get<long long>();
+    if (n < min_value) fail(path, "must be >= " + std::to_string(min_value));
+    return n;
+  }
+
+  ExperimentConfig parse(const json& root) const {
+    if (!root.is_object()) fail("$", "expected a JSON object");
+    for (const auto& [key, value] : root.items())
+      if (!kTopLevelKeys.count(key)) fail(key, "unknown field");
+    ExperimentConfig c;
+    c.name = root.contains("name") ? text(root.at("name"), "name") : "sweep";
+    if (c.name.find_first_of("/\\") != std::string::npos) fail("name", "must not contain '/' or '\\'");
+    const json& clusters = non_empty_array(root, "clusters");
+    for (std::size_t i = 0; i < clusters.size(); ++i)
+      c.clusters.push_back(cluster(clusters[i], "clusters[" + std::to_string(i) + "]"));
+    reject_duplicates(
+        c.clusters, [](const ClusterAxis& a) { return a.name; }, "clusters");
+    const json& traces = non_empty_array(root, "traces");
+    for (std::size_t i = 0; i < traces.size(); ++i)
+      c.traces.push_back(trace(traces[i], "traces[" + std::to_string(i) + "]"));
+    reject_duplicates(
+        c.traces, [](const TraceAxis& t) { return t.label; }, "traces");
+    const json& policies = non_empty_array(root, "policies");
+    for (std::size_t i = 0; i < policies.size(); ++i)
+      c.policies.push_back(policy(policies[i], "policies[" + std::to_string(i) + "]"));
+    reject_duplicates(
+        c.policies, [](const std::string& p) { return p; }, "policies");
+    if (root.contains("seeds")) {
+      const json& seeds = non_empty_array(root, "seeds");
+      for (std::size_t i = 0; i < seeds.size(); ++i)
+        c.seeds.push_back(
+            static_cast<std::uint64_t>(integer(seeds[i], "seeds[" + std::to_string(i) + "]", 0)));
+    } else {
+      c.seeds = {1};
+    }
+    reject_duplicates(
+        c.seeds, [](std::uint64_t s) { return std::to_string(s); }, "seeds");
+    if (root.contains("macro_iterations")) {
+      const json& m = non_empty_array(root, "macro_iterations");
+      for (std::size_t i = 0; i < m.size(); ++i)
+        c.macro_iterations.push_back(
+            m[i].is_null()
+                ? 0
+                : static_cast<int>(integer(m[i], "macro_iterations[" + std::to_string(i) + "]", 1)));
+    } else {
+      c.macro_iterations = {0};
+    }
+    reject_duplicates(
+        c.macro_iterations, [](int m) { return std::to_string(m); }, "macro_iterations");
+    return c;
+  }
+
+ private:
+  std::string source_;
+  std::filesystem::path base_dir_;
+};
+
+}  // namespace
+
+ExperimentConfig parse_experiment_config(const std::string& json_text, const std::string& source,
+                                         const std::filesystem::path& base_dir) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw InputError(source + ": not valid JSON: " + e.what());
+  }
+  return Parser(source, base_dir).parse(root);
+}
+
+ExperimentConfig load_experiment_config(const std::filesystem::path& file) {
+  std::ifstream f(file, std::ios::binary);
+  if (!f) throw InputError(file.string() + ": cannot open experiment config");
+  std::stringstream s;
+  s << f.rdbuf();
+  return parse_experiment_config(s.str(), file.string(), file.parent_path());
+}
+
+}  // namespace vnsim::sweep

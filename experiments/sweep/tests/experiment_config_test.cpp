@@ -1,0 +1,95 @@
+// Config parsing: defaults, path resolution, and one clear error (JSON path
+// and reason) for each kind of bad field.
+#include "vnsim/sweep/experiment_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "vnsim/core/error.hpp"
+
+namespace {
+
+using vnsim::sweep::ExperimentConfig;
+using vnsim::sweep::parse_experiment_config;
+
+ExperimentConfig parse(const std::string& text) {
+  return parse_experiment_config(text, "exp.json", "/base");
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const vnsim::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ExperimentConfig, DefaultsAndResolvedPaths) {
+  const auto c = parse(R"({"clusters": ["testbed", "my_cluster.json"],
+                           "traces": ["synthetic:10", {"trace": "t/philly.csv", "options": {"load-scale": 1.5, "vc": "a,b"}}],
+                           "policies": ["fifo"]})");
+  EXPECT_EQ(c.name, "sweep");
+  ASSERT_EQ(c.clusters.size(), 2u);
+  EXPECT_EQ(c.clusters[0].resolved, "testbed");  // presets are not paths
+  EXPECT_EQ(c.clusters[1].resolved, "/base/my_cluster.json");
+  EXPECT_EQ(c.traces[0].resolved, "synthetic:10");
+  EXPECT_EQ(c.traces[1].resolved, "/base/t/philly.csv");
+  ASSERT_EQ(c.traces[1].options.size(), 2u);
+  EXPECT_EQ(c.traces[1].options[0], (std::pair<std::string, std::string>{"load-scale", "1.5"}));
+  EXPECT_EQ(c.traces[1].options[1], (std::pair<std::string, std::string>{"vc", "a,b"}));
+  EXPECT_EQ(c.traces[1].label, "t/philly.csv load-scale=1.5 vc=a,b");
+  EXPECT_EQ(c.seeds, std::vector<std::uint64_t>{1});
+  EXPECT_EQ(c.macro_iterations, std::vector<int>{0});
+}
+
+TEST(ExperimentConfig, PolicyObjectsSeedsAndMacroIterations) {
+  const auto c =
+      parse(R"({"name": "x", "clusters": ["testbed"], "traces": [{"trace": "synthetic:5", "label": "tiny"}],
+                           "policies": [{"name": "fifo-backfill", "params": {}}, "fifo"],
+                           "seeds": [3, 0], "macro_iterations": [null, 8]})");
+  EXPECT_EQ(c.name, "x");
+  EXPECT_EQ(c.traces[0].label, "tiny");
+  EXPECT_EQ(c.policies, (std::vector<std::string>{"fifo-backfill", "fifo"}));
+  EXPECT_EQ(c.seeds, (std::vector<std::uint64_t>{3, 0}));
+  EXPECT_EQ(c.macro_iterations, (std::vector<int>{0, 8}));
+}
+
+TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
+  const std::string base = R"("clusters": ["testbed"], "traces": ["synthetic:5"])";
+  struct Case {
+    std::string text, expected;
+  };
+  const Case cases[] = {
+      {"{", "exp.json: not valid JSON"},
+      {"[]", "exp.json: $: expected a JSON object"},
+      {R"({"traces": ["synthetic:5"], "policies": ["fifo"]})", "exp.json: clusters: missing"},
+      {R"({"clusters": [], "traces": ["synthetic:5"], "policies": ["fifo"]})",
+       "exp.json: clusters: expected a non-empty array"},
+      {"{" + base + R"(, "policies": ["fifo", "nope"]})", "exp.json: policies[1]: unknown policy 'nope'"},
+      {"{" + base + R"(, "policies": ["fifo"], "seeds": [1, -2]})", "exp.json: seeds[1]: must be >= 0"},
+      {"{" + base + R"(, "policies": ["fifo"], "seeds": [1, 1]})",
+       "exp.json: seeds[1]: repeats an earlier value '1'"},
+      {"{" + base + R"(, "policies": ["fifo"], "seeds": ["1"]})", "exp.json: seeds[0]: expected an integer"},
+      {"{" + base + R"(, "policies": ["fifo"], "macro_iterations": [0]})",
+       "exp.json: macro_iterations[0]: must be >= 1"},
+      {"{" + base + R"(, "policies": ["fifo"], "sedes": [1]})", "exp.json: sedes: unknown field"},
+      {"{" + base + R"(, "policies": [{"name": "fifo", "params": {"k": "1"}}]})",
+       "exp.json: policies[0].params: vnsim replay takes no policy parameters yet"},
+      {R"({"clusters": ["testbed"], "traces": [{"trace": "synthetic:5", "options": {"load_scale": 2}}], "policies": ["fifo"]})",
+       "exp.json: traces[0].options.load_scale: unknown trace option"},
+      {R"({"clusters": ["testbed"], "traces": [{"label": "x"}], "policies": ["fifo"]})",
+       "exp.json: traces[0].trace: missing"},
+      {R"({"clusters": ["testbed"], "traces": [{"trace": "synthetic:5", "bad_rows": "ignore"}], "policies": ["fifo"]})",
+       "exp.json: traces[0].bad_rows: expected \"skip\" or \"fail\""},
+      {R"({"clusters": [3], "traces": ["synthetic:5"], "policies": ["fifo"]})",
+       "exp.json: clusters[0]: expected a string"},
+  };
+  for (const auto& c : cases) {
+    const std::string msg = error_of(c.text);
+    EXPECT_EQ(msg.rfind(c.expected, 0), 0u) << "config: " << c.text << "\nerror: " << msg;
+  }
+}
+
+}  // namespace

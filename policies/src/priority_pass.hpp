@@ -1,0 +1,26 @@
+#pragma once
+// The pass shared by the priority policies (SJF, SRTF, Tiresias), after the
+// Tiresias simulator: walk the jobs in priority order and choose each one
+// whose whole gang still fits in the cluster's GPU count; start the chosen
+// queued jobs; a running job not chosen is preempted only when its GPUs are
+// needed to place a chosen job (so it keeps running while it still fits).
+#include <vector>
+
+#include "vnsim/policies/placement.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim {
+
+struct PassCandidate {
+  JobIndex index;
+  const JobSpec* spec;
+  GpuTypeMask allowed;         // engine mask (type constraint, memory)
+  const Placement* placement;  // running jobs: where; queued: nullptr
+};
+
+// `ordered`: running and queued jobs, highest priority first. With
+// `preemptive` false no running job is ever preempted.
+std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vector<PassCandidate>& ordered,
+                                    PlacementStrategy& placement, bool preemptive);
+
+}  // namespace vnsim

@@ -1,0 +1,131 @@
+// Tiresias (2D-LAS) on one 4-GPU node, thresholds worked out by hand.
+#include "vnsim/policies/tiresias_policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "vnsim/core/error.hpp"
+
+namespace vnsim {
+namespace {
+
+ClusterSpec one_node() {
+  ClusterSpec spec;
+  spec.name = "test-1x1x4";
+  RackSpec rack;
+  rack.name = "r0";
+  NodeSpec node;
+  node.name = "n0";
+  node.gpu_types.assign(4, "V100");
+  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
+  node.nic_bandwidth_Bps = 12.5e9;
+  rack.nodes.push_back(node);
+  spec.racks.push_back(rack);
+  return spec;
+}
+
+struct Scenario {
+  Scenario() : cluster(one_node()), topology(cluster), view(cluster, topology) {
+    a.id = "a";
+    a.gpus = 4;
+    b.id = "b";
+    b.gpus = 4;
+    b.submit_s = 10;
+  }
+  // a runs on all 4 GPUs with `attained` GPU-s; b (attained 0) waits.
+  SchedulerInput input(double now, double attained) {
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &view;
+    in.running.push_back(RunningJob{0, &a, Placement{{0, 1, 2, 3}, {1, 1, 1, 1}}, 0, attained, -1});
+    in.queued.push_back(QueuedJob{1, &b, 0, -1});
+    return in;
+  }
+  Cluster cluster;
+  Topology topology;
+  ClusterView view;
+  JobSpec a, b;
+};
+
+TEST(Tiresias, DefaultThresholdsArePublishedOnes) {
+  TiresiasPolicy p;
+  EXPECT_EQ(p.queue_of(0), 0);
+  EXPECT_EQ(p.queue_of(3249), 0);
+  EXPECT_EQ(p.queue_of(3250), 1);
+  EXPECT_EQ(p.queue_of(7199), 1);
+  EXPECT_EQ(p.queue_of(7200), 2);
+  EXPECT_EQ(p.queue_of(1e9), 2);
+}
+
+// a holds 4 GPUs from t = 0: it crosses 3250 GPU-s at 3250 / 4 = 812.5 s.
+TEST(Tiresias, TimerWakesAtTheExactCrossingAndDemotionPreempts) {
+  Scenario s;
+  s.view.allocate({0, 1, 2, 3}, 0);
+  TiresiasPolicy p;
+  EXPECT_TRUE(p.decide(s.input(10, 40)).empty()) << "same queue: a arrived first";
+  ASSERT_TRUE(p.next_timer_s(10).has_value());
+  EXPECT_DOUBLE_EQ(*p.next_timer_s(10), 812.5);
+
+  EXPECT_TRUE(p.decide(s.input(812.4, 3249.6)).empty()) << "not crossed yet";
+  const auto out = p.decide(s.input(812.5, 3250));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(std::get<PreemptJob>(out[0]).job, 0u);
+  EXPECT_EQ(std::get<StartJob>(out[1]).job, 1u);
+}
+
+TEST(Tiresias, NoTimerWhenEveryRunningJobIsInTheLastQueue) {
+  Scenario s;
+  s.view.allocate({0, 1, 2, 3}, 0);
+  TiresiasPolicy p;
+  p.decide(s.input(5000, 20000));
+  EXPECT_FALSE(p.next_timer_s(5000).has_value());
+}
+
+// Knob 1: b ran 100 s on 4 GPUs (400 GPU-s: queue 1 with threshold 300),
+// was preempted at t = 200; it is promoted once it has waited 1 x 100 s.
+TEST(Tiresias, StarvationPromotionAfterKnobTimesExecutedTime) {
+  Scenario s;
+  TiresiasParams params;
+  params.thresholds_gpu_s = {300};
+  params.promote_knob = 1;
+  TiresiasPolicy p(params);
+  SchedulerInput running;  // t = 150: b runs (a waits)
+  running.now_s = 150;
+  running.view = &s.view;
+  s.view.allocate({0, 1, 2, 3}, 1);
+  running.running.push_back(RunningJob{1, &s.b, Placement{{0, 1, 2, 3}, {1, 1, 1, 1}}, 100, 200, -1});
+  running.queued.push_back(QueuedJob{0, &s.a, 5000, -1});
+  p.decide(running);
+  s.view.release({0, 1, 2, 3}, 1);
+
+  // t = 200: b preempted (queue 1), a holds the node (also queue 1, earlier).
+  s.view.allocate({0, 1, 2, 3}, 0);
+  auto at = [&](double now) {
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &s.view;
+    in.running.push_back(
+        RunningJob{0, &s.a, Placement{{0, 1, 2, 3}, {1, 1, 1, 1}}, 200, 5000 + 4 * (now - 200), -1});
+    in.queued.push_back(QueuedJob{1, &s.b, 400, -1});
+    return in;
+  };
+  EXPECT_TRUE(p.decide(at(200)).empty());
+  EXPECT_DOUBLE_EQ(*p.next_timer_s(200), 300);  // 200 + 1 x (400 / 4)
+  EXPECT_TRUE(p.decide(at(299)).empty());
+  const auto out = p.decide(at(300));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(std::get<PreemptJob>(out[0]).job, 0u);
+  EXPECT_EQ(std::get<StartJob>(out[1]).job, 1u);
+}
+
+TEST(Tiresias, RejectsBadThresholds) {
+  TiresiasParams params;
+  params.thresholds_gpu_s = {100, 50};
+  EXPECT_THROW(TiresiasPolicy{params}, InputError);
+  params.thresholds_gpu_s = {0};
+  EXPECT_THROW(TiresiasPolicy{params}, InputError);
+}
+
+}  // namespace
+}  // namespace vnsim

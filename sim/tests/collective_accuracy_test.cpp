@@ -1,0 +1,110 @@
+// Every collective alone on an idle SimGrid network against the α-β price of
+// the same schedule (core/src/collective_cost.cpp), within 2%, and the ring
+// against the textbook formula with hand-computed α and B. One engine per
+// TEST (ctest runs each in its own process).
+#include <gtest/gtest.h>
+
+#include "sim_test_support.hpp"
+#include "vnsim/core/collectives.hpp"
+#include "vnsim/sim/collective_bench.hpp"
+
+namespace vnsim {
+namespace {
+
+// 2 racks x 4 nodes x 8 GPUs = 64 GPUs, NVLink 300 GB/s, NIC 100 Gb/s.
+const Cluster& cluster64() {
+  static const Cluster c(testing::small_spec(2, 4, 8, 1.0));
+  return c;
+}
+
+struct Case {
+  CollectiveSchedule schedule;
+  double analytic_s;
+};
+
+void expect_sim_matches_analytic(CollectiveOp op, CollectiveAlgo algo, const std::vector<int>& gpu_counts,
+                                 const std::vector<double>& sizes) {
+  const Cluster& c = cluster64();
+  const Topology topo(c);
+  std::vector<std::vector<CollectiveSchedule>> batches;
+  std::vector<double> analytic;
+  for (int n : gpu_counts)
+    for (double bytes : sizes) {
+      const auto ranks = topology_ring_order(c, testing::gpu_range(0, n));
+      batches.push_back({build_schedule(c, op, algo, ranks, bytes)});
+      analytic.push_back(schedule_time(topo, batches.back().front()));
+    }
+  const auto simulated = simulate_collective_batches(c, GpuCatalog::builtin(), batches);
+  ASSERT_EQ(simulated.size(), batches.size());
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    const double sim = simulated[i].at(0);
+    EXPECT_GT(sim, 0.0);
+    EXPECT_NEAR(sim / analytic[i], 1.0, 0.02)
+        << to_string(op) << "/" << to_string(algo) << " n=" << batches[i][0].ranks.size() << " case " << i
+        << ": simulated " << sim << " s, analytic " << analytic[i] << " s";
+  }
+}
+
+const std::vector<int> kCounts = {2, 4, 8, 16, 64};
+const std::vector<double> kSizes = {8, 65536, 8e6, 256e6};
+
+TEST(CollectiveAccuracy, RingAllReduce) {
+  expect_sim_matches_analytic(CollectiveOp::AllReduce, CollectiveAlgo::Ring, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, TreeAllReduce) {
+  expect_sim_matches_analytic(CollectiveOp::AllReduce, CollectiveAlgo::Tree, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, HierarchicalAllReduce) {
+  expect_sim_matches_analytic(CollectiveOp::AllReduce, CollectiveAlgo::Hierarchical, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, AllGather) {
+  expect_sim_matches_analytic(CollectiveOp::AllGather, CollectiveAlgo::Ring, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, ReduceScatter) {
+  expect_sim_matches_analytic(CollectiveOp::ReduceScatter, CollectiveAlgo::Ring, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, Broadcast) {
+  expect_sim_matches_analytic(CollectiveOp::Broadcast, CollectiveAlgo::Ring, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, Reduce) {
+  expect_sim_matches_analytic(CollectiveOp::Reduce, CollectiveAlgo::Ring, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, AllToAll) {
+  expect_sim_matches_analytic(CollectiveOp::AllToAll, CollectiveAlgo::Ring, kCounts, kSizes);
+}
+TEST(CollectiveAccuracy, SendRecv) {
+  expect_sim_matches_analytic(CollectiveOp::SendRecv, CollectiveAlgo::Ring, kCounts, kSizes);
+}
+
+// Textbook ring (collectives_and_nccl.md §1): 2(n-1)(α + S/(nB)). In one
+// node α = two GPU links of 0.5 µs and B = 300 GB/s; across the 2 racks the
+// slowest hop crosses GPU link, NIC and uplink twice (α = 5 µs) at the
+// 100 Gb/s NIC rate.
+TEST(CollectiveAccuracy, RingAllReduceMatchesTextbookFormula) {
+  const Cluster& c = cluster64();
+  const double s = 64e6;
+  auto ring = [&](int n) {
+    return build_schedule(c, CollectiveOp::AllReduce, CollectiveAlgo::Ring, testing::gpu_range(0, n), s);
+  };
+  const auto simulated = simulate_collective_batches(c, GpuCatalog::builtin(), {{ring(8)}, {ring(64)}});
+  const double in_node = 2 * 7 * (1e-6 + s / 8 / 300e9);
+  const double cross_rack = 2 * 63 * (5e-6 + s / 64 / 12.5e9);
+  EXPECT_NEAR(simulated[0][0] / in_node, 1.0, 0.02);
+  EXPECT_NEAR(simulated[1][0] / cross_rack, 1.0, 0.02);
+}
+
+// 512 GPUs (4 racks x 16 nodes x 8): ring and hierarchical all-reduce.
+TEST(CollectiveAccuracy, AllReduceAt512Gpus) {
+  const Cluster c(testing::small_spec(4, 16, 8, 1.0));
+  const Topology topo(c);
+  const auto ranks = testing::gpu_range(0, 512);
+  std::vector<std::vector<CollectiveSchedule>> batches = {
+      {build_schedule(c, CollectiveOp::AllReduce, CollectiveAlgo::Ring, ranks, 1e9)},
+      {build_schedule(c, CollectiveOp::AllReduce, CollectiveAlgo::Hierarchical, ranks, 1e9)}};
+  const auto simulated = simulate_collective_batches(c, GpuCatalog::builtin(), batches);
+  for (std::size_t i = 0; i < batches.size(); ++i)
+    EXPECT_NEAR(simulated[i][0] / schedule_time(topo, batches[i][0]), 1.0, 0.02) << i;
+}
+
+}  // namespace
+}  // namespace vnsim

@@ -1,0 +1,163 @@
+// End-to-end tests of `vnsim sweep` and `vnsim report`: real processes on tiny
+// synthetic traces (a few hundred milliseconds per run).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+int exit_code(const std::string& command) {
+  const int rc = std::system(command.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+class SweepCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("vnsim-sweep-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path config(const std::string& body) {
+    const fs::path p = dir_ / "exp.json";
+    std::ofstream(p) << body;
+    return p;
+  }
+  // Runs `vnsim <args>`, stdout and stderr to files; returns the exit code.
+  int vnsim(const std::string& args) {
+    return exit_code(std::string(VNSIM_CLI_PATH) + " " + args + " > " + (dir_ / "out.txt").string() + " 2> " +
+                     (dir_ / "err.txt").string());
+  }
+  std::string out() const { return slurp(dir_ / "out.txt"); }
+  std::string err() const { return slurp(dir_ / "err.txt"); }
+
+  fs::path dir_;
+};
+
+const char* const kTwoPolicies =
+    R"({"name": "t", "clusters": ["testbed"], "traces": ["synthetic:30"], "policies": ["fifo", "fifo-backfill"],
+        "seeds": [1, 2]})";
+
+int count_lines(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST_F(SweepCli, DryRunListsTheExpansionAndRunsNothing) {
+  const fs::path cfg = config(kTwoPolicies);
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --dry-run --out " + (dir_ / "s").string()), 0) << err();
+  EXPECT_EQ(count_lines(out()), 1 + 4 + 1) << out();  // header, 4 runs, total
+  EXPECT_NE(out().find("\tfifo-backfill\tdefault\t2\t"), std::string::npos) << out();
+  EXPECT_NE(out().find("# 4 runs"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "s"));
+}
+
+TEST_F(SweepCli, SecondInvocationSkipsFinishedRunsAndGivesTheSameTable) {
+  const fs::path cfg = config(kTwoPolicies), sweep = dir_ / "s";
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --out " + sweep.string()), 0) << err();
+  EXPECT_NE(out().find("4 ran, 0 skipped"), std::string::npos) << out();
+  const std::string table = slurp(sweep / "results.csv");
+  EXPECT_EQ(count_lines(table), 5);
+  EXPECT_EQ(table.find(",failed,"), std::string::npos) << table;
+  EXPECT_EQ(table.find(",not-run,"), std::string::npos) << table;
+  for (const auto& entry : fs::directory_iterator(sweep / "runs")) {
+    EXPECT_TRUE(fs::exists(entry.path() / "jobs.csv")) << entry.path();
+    EXPECT_TRUE(fs::exists(entry.path() / "summary.json")) << entry.path();
+  }
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
+  EXPECT_NE(out().find("0 ran, 4 skipped"), std::string::npos) << out();
+  EXPECT_EQ(slurp(sweep / "results.csv"), table);
+  // A run whose summary.json is gone is run again, and only that one.
+  const std::string first_dir = table.substr(table.rfind("runs/"), 17);
+  fs::remove(sweep / first_dir / "summary.json");
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
+  EXPECT_NE(out().find("1 ran, 3 skipped"), std::string::npos) << out();
+  EXPECT_EQ(slurp(sweep / "results.csv"), table);
+}
+
+TEST_F(SweepCli, FailingRunIsRecordedAndTheSweepGoesOn) {
+  const fs::path cfg = config(
+      R"({"clusters": ["testbed"], "traces": ["/nonexistent/trace.csv", "synthetic:20"], "policies": ["fifo"]})");
+  const fs::path sweep = dir_ / "s";
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 3) << err();
+  const std::string table = slurp(sweep / "results.csv");
+  std::istringstream lines(table);
+  std::string header, failed, ok;
+  std::getline(lines, header);
+  std::getline(lines, failed);
+  std::getline(lines, ok);
+  EXPECT_NE(failed.find(",failed,2,"), std::string::npos) << failed;  // exit code 2: input error
+  EXPECT_NE(failed.find("/nonexistent/trace.csv"), std::string::npos) << failed;
+  EXPECT_NE(ok.find(",ok,,,20,"), std::string::npos) << ok;
+  EXPECT_NE(err().find("1 run(s) failed"), std::string::npos) << err();
+  const std::string run = failed.substr(failed.rfind("runs/"));
+  EXPECT_NE(slurp(sweep / run / "error.txt").find("/nonexistent/trace.csv"), std::string::npos);
+  EXPECT_EQ(slurp(sweep / run / "exit_code.txt"), "2\n");
+}
+
+TEST_F(SweepCli, BadConfigNamesTheFileAndJsonPath) {
+  const fs::path cfg =
+      config(R"({"clusters": ["testbed"], "traces": ["synthetic:5"], "policies": ["fifo", "sjf-typo"]})");
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --out " + (dir_ / "s").string()), 2);
+  EXPECT_NE(err().find(cfg.string() + ": policies[1]: unknown policy 'sjf-typo'"), std::string::npos)
+      << err();
+  EXPECT_FALSE(fs::exists(dir_ / "s"));
+}
+
+TEST_F(SweepCli, MpiGatheredTableEqualsTheSingleProcessTable) {
+  if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
+  const fs::path cfg = config(
+      R"({"clusters": ["testbed"], "traces": ["synthetic:20", "/nonexistent/trace.csv"],
+          "policies": ["fifo", "fifo-backfill"], "seeds": [1, 2]})");
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --out " + (dir_ / "local").string()), 3) << err();
+  const std::string mpi = "mpirun --allow-run-as-root --oversubscribe -np 3 ";
+  EXPECT_EQ(exit_code(mpi + VNSIM_CLI_PATH + " sweep " + cfg.string() + " --mpi --jobs 1 --out " +
+                      (dir_ / "mpi").string() + " > " + (dir_ / "out.txt").string() + " 2> " +
+                      (dir_ / "err.txt").string()),
+            3)
+      << err();
+  EXPECT_NE(out().find("8 runs on 3 rank(s): 8 ran"), std::string::npos) << out() << err();
+  const std::string local = slurp(dir_ / "local" / "results.csv");
+  EXPECT_EQ(count_lines(local), 9);
+  EXPECT_EQ(slurp(dir_ / "mpi" / "results.csv"), local);
+}
+
+TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
+  if (exit_code(
+          "/usr/bin/python3 -c 'import nbformat, nbconvert, pandas, matplotlib, ipykernel' 2>/dev/null") != 0)
+    GTEST_SKIP() << "python3 with nbformat, nbconvert, pandas, matplotlib and ipykernel not installed";
+  const fs::path cfg = config(kTwoPolicies), sweep = dir_ / "s";
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
+  ASSERT_EQ(vnsim("report " + sweep.string()), 0) << out() << err();
+  const fs::path report = sweep / "report";
+  const std::string notebook = slurp(report / "report.ipynb");
+  ASSERT_FALSE(notebook.empty());
+  EXPECT_EQ(notebook.find("\"output_type\": \"error\""), std::string::npos) << "a notebook cell raised";
+  EXPECT_NE(notebook.find("image/png"), std::string::npos);
+  EXPECT_GT(fs::file_size(report / "report.html"), 1000u);
+  for (const char* png : {"jct_cdf.png", "jct_by_seed.png", "utilisation_queue.png", "gantt_fifo_seed1.png"})
+    EXPECT_GT(fs::file_size(report / png), 1000u) << png;
+  EXPECT_EQ(vnsim("report " + (dir_ / "nowhere").string()), 2);
+  EXPECT_NE(err().find("no results.csv"), std::string::npos) << err();
+}
+
+}  // namespace
