@@ -79,9 +79,16 @@ struct StartJob {
 struct PreemptJob {
   JobIndex job;
 };
+// How a running job changes its GPUs. InPlace (VirtualFlow): rebuild the
+// communicator and broadcast state to the new GPUs, no lost progress.
+// CheckpointRestart (AdaptDL, Pollux, Sia): save, restart the processes on
+// the new GPUs, restore; costs come from the model and the cluster spec.
+enum class ResizeMode { InPlace, CheckpointRestart };
 struct ResizeJob {
   JobIndex job;
   Placement placement;
+  ResizeMode mode = ResizeMode::InPlace;
+  int global_batch = 0;  // new global batch (adaptive batch size); 0 = keep
 };
 struct RejectJob {
   JobIndex job;
