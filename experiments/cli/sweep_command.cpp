@@ -34,7 +34,7 @@ void print_dry_run(const std::vector<RunSpec>& runs, const std::string& out_dir)
     std::string command = exe;
     for (const auto& a : r.replay_args(sweep::run_dir(out_dir, r))) command += " " + a;
     std::printf("%zu\t%s\t%s\t%s\t%s\t%s\t%llu\t%s\n", r.index, r.id.c_str(), r.cluster.name.c_str(),
-                r.trace.label.c_str(), r.policy.c_str(),
+                r.trace.label.c_str(), r.policy.label.c_str(),
                 r.macro_iterations > 0 ? std::to_string(r.macro_iterations).c_str() : "default",
                 static_cast<unsigned long long>(r.seed), command.c_str());
   }

@@ -3,9 +3,12 @@
 // JobSpecs, so they work with every format it reads.
 #include "trace_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
 
 #include "args.hpp"
 #include "trace_options.hpp"
@@ -50,10 +53,61 @@ void write_text(const std::string& path, const std::string& text) {
   if (!f) throw InputError(path + ": cannot write");
 }
 
+bool is_inventory(const std::string& file, const std::string& format) {
+  const auto names = inventory_format_names();
+  if (!format.empty()) return std::find(names.begin(), names.end(), format) != names.end();
+  try {
+    detect_inventory_format(file);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+// Machine lists come with the traces but hold machines, not jobs: inspect
+// summarises the cluster they describe (what `trace cluster` would build).
+int inspect_inventory(const std::string& file, const std::string& format, bool json) {
+  InventoryOptions options;
+  options.format = format;
+  const InventoryCluster inv = cluster_from_inventory(file, options);
+  std::map<int, long> nodes_by_gpus;
+  long nodes = 0;
+  for (const auto& rack : inv.spec.racks)
+    for (const auto& node : rack.nodes) {
+      ++nodes_by_gpus[static_cast<int>(node.gpu_types.size())];
+      ++nodes;
+    }
+  if (json) {
+    nlohmann::ordered_json j;
+    j["file"] = file;
+    j["format"] = inv.format;
+    j["machines"] = nodes;
+    j["racks"] = inv.spec.racks.size();
+    j["left_out_rows"] = inv.left_out.size();
+    for (const auto& [gpus, count] : nodes_by_gpus) j["machines_by_gpus"][std::to_string(gpus)] = count;
+    for (const auto& [type, count] : inv.gpus_by_type) j["gpus_by_type"][type] = count;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("machine inventory %s (format %s; not a job trace)\n", file.c_str(), inv.format.c_str());
+    std::printf("  machines with GPUs    %ld\n  racks (rule: %d per rack) %zu\n  rows left out         %zu\n",
+                nodes, options.nodes_per_rack, inv.spec.racks.size(), inv.left_out.size());
+    std::printf("machines by GPUs per machine:\n");
+    for (const auto& [gpus, count] : nodes_by_gpus) std::printf("  %-21d %ld\n", gpus, count);
+    std::printf("GPUs by type:\n");
+    for (const auto& [type, count] : inv.gpus_by_type) std::printf("  %-21s %ld\n", type.c_str(), count);
+    std::printf("build a cluster spec from it: vnsim trace cluster --from %s --out SPEC.json\n",
+                file.c_str());
+  }
+  print_issues(inv.left_out, "left out");
+  return 0;
+}
+
 int inspect(std::vector<std::string> argv) {
   const std::set<std::string> flags = {"--format", "--bad-rows"};
   const std::string file = one_positional(argv, flags, "inspect");
   Args args(argv, flags, {"--json"});
+  if (is_inventory(file, args.get_or("--format", "")))
+    return inspect_inventory(file, args.get_or("--format", ""), args.has("--json"));
   const TraceReadResult read = read_trace(file, args.get_or("--format", ""), bad_row_policy(args));
   const TraceStats stats = compute_trace_stats(read, file);
   std::fputs((args.has("--json") ? trace_stats_json(stats) : trace_stats_text(stats)).c_str(), stdout);

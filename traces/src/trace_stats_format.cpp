@@ -1,5 +1,6 @@
 // Text and JSON renderings of TraceStats. Both are deterministic: maps are
 // ordered, and numbers are printed with fixed formats.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -66,9 +67,18 @@ std::string trace_stats_text(const TraceStats& s) {
   out += "VCs: " + std::to_string(s.vc_count) + " (top " + std::to_string(s.top_vcs.size()) + ")\n";
   out += count_table(s.top_vcs, s.jobs);
   out += "users: " + std::to_string(s.user_count) + "\n";
-  out += std::string("arrivals per ") + (s.bin_s >= 86400 ? "day" : "hour") +
+  // A months-long trace has hundreds of daily bins; the text view merges
+  // them into at most kMaxTextBins lines (--json keeps every bin).
+  constexpr std::size_t kMaxTextBins = 36;
+  const std::size_t group = std::max<std::size_t>(1, (s.arrivals.size() + kMaxTextBins - 1) / kMaxTextBins);
+  const std::string unit = s.bin_s >= 86400 ? "day" : "hour";
+  out += "arrivals per " + (group == 1 ? unit : std::to_string(group) + " " + unit + "s") +
          " (bin start in s from the first job):\n";
-  for (const auto& b : s.arrivals) out += line(fmt("%.0f", b.start_s), std::to_string(b.jobs));
+  for (std::size_t b = 0; b < s.arrivals.size(); b += group) {
+    std::size_t jobs = 0;
+    for (std::size_t k = b; k < std::min(b + group, s.arrivals.size()); ++k) jobs += s.arrivals[k].jobs;
+    out += line(fmt("%.0f", s.arrivals[b].start_s), std::to_string(jobs));
+  }
   return out;
 }
 

@@ -121,16 +121,17 @@ class Parser {
     return t;
   }
 
-  std::string policy(const json& v, const std::string& path) const {
-    std::string name;
+  PolicyAxis policy(const json& v, const std::string& path) const {
+    PolicyAxis axis;
+    std::string& name = axis.name;
+    const json* params = nullptr;
     if (v.is_object()) {
       for (const auto& [key, value] : v.items()) {
         if (key == "name")
           name = text(value, path + ".name");
         else if (key == "params") {
           if (!value.is_object()) fail(path + ".params", "expected an object");
-          if (!value.empty())
-            fail(path + ".params", "vnsim replay takes no policy parameters yet; remove them");
+          params = &value;
         } else {
           fail(path + "." + key, "unknown field (expected name, params)");
         }
@@ -145,7 +146,29 @@ class Parser {
       for (const auto& n : names) known += " " + n;
       fail(path, "unknown policy '" + name + "' (known:" + known + ")");
     }
-    return name;
+    axis.label = name;
+    if (params) {
+      std::set<std::string> known;
+      for (const auto& info : policy_parameters(name)) known.insert(info.key);
+      for (const auto& [key, value] : params->items()) {  // items() iterates keys sorted
+        const std::string p = path + ".params." + key;
+        if (!known.count(key)) {
+          std::string list;
+          for (const auto& k : known) list += " " + k;
+          fail(p, "policy '" + name + "' has no such parameter (it has:" + (list.empty() ? " none" : list) +
+                      ")");
+        }
+        axis.params.emplace_back(key, scalar_text(value, p));
+        axis.label += " " + key + "=" + axis.params.back().second;
+      }
+      // Build the policy once so a bad value fails here, before any run starts.
+      try {
+        make_policy(name, PolicyParams(axis.params.begin(), axis.params.end()));
+      } catch (const InputError& e) {
+        fail(path + ".params", e.what());
+      }
+    }
+    return axis;
   }
 
   long long integer(const json& v, const std::string& path, long long min_value) const {
@@ -178,7 +201,7 @@ class Parser {
     for (std::size_t i = 0; i < policies.size(); ++i)
       c.policies.push_back(policy(policies[i], "policies[" + std::to_string(i) + "]"));
     reject_duplicates(
-        c.policies, [](const std::string& p) { return p; }, "policies");
+        c.policies, [](const PolicyAxis& p) { return p.label; }, "policies");
     if (root.contains("seeds")) {
       const json& seeds = non_empty_array(root, "seeds");
       for (std::size_t i = 0; i < seeds.size(); ++i)

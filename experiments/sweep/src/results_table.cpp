@@ -80,7 +80,7 @@ std::string results_row(const RunSpec& run, const std::string& out_dir) {
   }
   std::string row = std::to_string(run.index) + "," + run.id + "," + csv_cell(run.cluster.name) + "," +
                     csv_cell(run.trace.label) + "," + csv_cell(run.trace_options_text()) + "," +
-                    csv_cell(run.policy) + "," +
+                    csv_cell(run.policy.label) + "," +
                     (run.macro_iterations > 0 ? std::to_string(run.macro_iterations) : "") + "," +
                     std::to_string(run.seed) + "," + status + "," + exit_code + "," + csv_cell(error);
   for (const auto& m : kMetricColumns) row += "," + metric(summary, json::json_pointer(m[1]));

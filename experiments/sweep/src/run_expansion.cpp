@@ -16,8 +16,9 @@ std::string RunSpec::trace_options_text() const {
 
 std::vector<std::string> RunSpec::replay_args(const std::string& out_dir) const {
   std::vector<std::string> a = {
-      "replay", "--cluster", cluster.resolved,     "--trace", trace.resolved, "--policy",
-      policy,   "--seed",    std::to_string(seed), "--out",   out_dir,        "--quiet"};
+      "replay",    "--cluster", cluster.resolved,     "--trace", trace.resolved, "--policy",
+      policy.name, "--seed",    std::to_string(seed), "--out",   out_dir,        "--quiet"};
+  for (const auto& [k, v] : policy.params) a.insert(a.end(), {"--policy-param", k + "=" + v});
   if (!trace.format.empty()) a.insert(a.end(), {"--format", trace.format});
   if (!trace.bad_rows.empty()) a.insert(a.end(), {"--bad-rows", trace.bad_rows});
   if (macro_iterations > 0) a.insert(a.end(), {"--macro-iterations", std::to_string(macro_iterations)});
@@ -30,8 +31,8 @@ std::string run_id(const RunSpec& run) {
   // byte that cannot occur in JSON text unescaped, so ids do not depend on
   // where the config lives and distinct runs cannot serialise alike.
   std::string key = run.cluster.name + '\x1f' + run.trace.trace + '\x1f' + run.trace.format + '\x1f' +
-                    run.trace.bad_rows + '\x1f' + run.trace_options_text() + '\x1f' + run.policy + '\x1f' +
-                    std::to_string(run.macro_iterations) + '\x1f' + std::to_string(run.seed);
+                    run.trace.bad_rows + '\x1f' + run.trace_options_text() + '\x1f' + run.policy.label +
+                    '\x1f' + std::to_string(run.macro_iterations) + '\x1f' + std::to_string(run.seed);
   std::uint64_t h = 14695981039346656037ULL;
   for (unsigned char c : key) {
     h ^= c;

@@ -51,7 +51,10 @@ TEST(ExperimentConfig, PolicyObjectsSeedsAndMacroIterations) {
                            "seeds": [3, 0], "macro_iterations": [null, 8]})");
   EXPECT_EQ(c.name, "x");
   EXPECT_EQ(c.traces[0].label, "tiny");
-  EXPECT_EQ(c.policies, (std::vector<std::string>{"fifo-backfill", "fifo"}));
+  ASSERT_EQ(c.policies.size(), 2u);
+  EXPECT_EQ(c.policies[0].label, "fifo-backfill");
+  EXPECT_EQ(c.policies[1].name, "fifo");
+  EXPECT_TRUE(c.policies[1].params.empty());
   EXPECT_EQ(c.seeds, (std::vector<std::uint64_t>{3, 0}));
   EXPECT_EQ(c.macro_iterations, (std::vector<int>{0, 8}));
 }
@@ -76,7 +79,9 @@ TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
        "exp.json: macro_iterations[0]: must be >= 1"},
       {"{" + base + R"(, "policies": ["fifo"], "sedes": [1]})", "exp.json: sedes: unknown field"},
       {"{" + base + R"(, "policies": [{"name": "fifo", "params": {"k": "1"}}]})",
-       "exp.json: policies[0].params: vnsim replay takes no policy parameters yet"},
+       "exp.json: policies[0].params.k: policy 'fifo' has no such parameter (it has: none)"},
+      {"{" + base + R"(, "policies": [{"name": "sjf", "params": {"placement": "scattered"}}]})",
+       "exp.json: policies[0].params: unknown placement 'scattered'"},
       {R"({"clusters": ["testbed"], "traces": [{"trace": "synthetic:5", "options": {"load_scale": 2}}], "policies": ["fifo"]})",
        "exp.json: traces[0].options.load_scale: unknown trace option"},
       {R"({"clusters": ["testbed"], "traces": [{"label": "x"}], "policies": ["fifo"]})",

@@ -22,13 +22,13 @@ TEST(RunExpansion, CartesianProductSeedsFastest) {
   ASSERT_EQ(runs.size(), 8u);
   for (std::size_t i = 0; i < runs.size(); ++i) EXPECT_EQ(runs[i].index, i);
   EXPECT_EQ(runs[0].trace.trace, "synthetic:5");
-  EXPECT_EQ(runs[0].policy, "fifo");
+  EXPECT_EQ(runs[0].policy.label, "fifo");
   EXPECT_EQ(runs[0].seed, 1u);
   EXPECT_EQ(runs[1].seed, 2u);
-  EXPECT_EQ(runs[2].policy, "fifo-backfill");
+  EXPECT_EQ(runs[2].policy.label, "fifo-backfill");
   EXPECT_EQ(runs[2].seed, 1u);
   EXPECT_EQ(runs[4].trace.trace, "synthetic:7");
-  EXPECT_EQ(runs[7].policy, "fifo-backfill");
+  EXPECT_EQ(runs[7].policy.label, "fifo-backfill");
   EXPECT_EQ(runs[7].seed, 2u);
 }
 
@@ -48,7 +48,7 @@ TEST(RunExpansion, IdsAreStableDistinctAndIndependentOfOrder) {
       "other.json", "/elsewhere"));
   for (const auto& r : runs) {
     auto same = std::find_if(reordered.begin(), reordered.end(), [&](const RunSpec& o) {
-      return o.trace.trace == r.trace.trace && o.policy == r.policy && o.seed == r.seed;
+      return o.trace.trace == r.trace.trace && o.policy.label == r.policy.label && o.seed == r.seed;
     });
     ASSERT_NE(same, reordered.end());
     EXPECT_EQ(same->id, r.id);
@@ -87,6 +87,22 @@ TEST(RunExpansion, ReplayArgumentsCarryEveryAxis) {
                                              "4"};
   EXPECT_EQ(runs[0].replay_args("OUT"), expected);
   EXPECT_EQ(runs[0].trace_options_text(), "max-gpus=4");
+}
+
+TEST(RunExpansion, PolicyParamsReachReplayAndMakeDistinctRuns) {
+  const auto runs = expand_runs(parse_experiment_config(
+      R"({"clusters": ["testbed"], "traces": ["synthetic:5"],
+          "policies": ["tiresias", {"name": "tiresias", "params": {"thresholds": "100", "placement": "first-fit"}}]})",
+      "exp.json", ""));
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_NE(runs[0].id, runs[1].id);
+  EXPECT_EQ(runs[1].policy.label, "tiresias placement=first-fit thresholds=100");
+  const auto args = runs[1].replay_args("OUT");
+  const std::vector<std::string> params(args.begin() + 12, args.begin() + 16);
+  EXPECT_EQ(params, (std::vector<std::string>{"--policy-param", "placement=first-fit", "--policy-param",
+                                              "thresholds=100"}));
+  // A policy without params keeps the id it had before params existed.
+  EXPECT_EQ(runs[0].policy.label, "tiresias");
 }
 
 }  // namespace

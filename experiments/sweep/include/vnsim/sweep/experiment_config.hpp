@@ -20,6 +20,13 @@ struct TraceAxis {
   std::vector<std::pair<std::string, std::string>> options;
 };
 
+struct PolicyAxis {
+  std::string name;  // a registered policy
+  // `--policy-param` values, sorted by parameter name.
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string label;  // the name, then " k=v" per parameter; results.csv's policy column
+};
+
 struct ClusterAxis {
   std::string name;      // as written: a preset or a file
   std::string resolved;  // what replay reads
@@ -29,7 +36,7 @@ struct ExperimentConfig {
   std::string name;
   std::vector<ClusterAxis> clusters;
   std::vector<TraceAxis> traces;
-  std::vector<std::string> policies;
+  std::vector<PolicyAxis> policies;
   std::vector<int> macro_iterations;  // 0 = the engine's default
   std::vector<std::uint64_t> seeds;
 };
@@ -39,7 +46,7 @@ struct RunSpec {
   std::string id;
   ClusterAxis cluster;
   TraceAxis trace;
-  std::string policy;
+  PolicyAxis policy;
   int macro_iterations = 0;
   std::uint64_t seed = 0;
 
