@@ -110,9 +110,11 @@ class SpreadFifo : public Policy {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: %s M [jobs=300] [seed=42] [mean_gap_s=10]   (M = 0: every iteration simulated)\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s M [jobs=300] [seed=42] [mean_gap_s=10] [per_iteration_when_contended=1]   (M = 0: every "
+        "iteration simulated)\n",
+        argv[0]);
     return 2;
   }
   const int m = std::atoi(argv[1]);
@@ -129,6 +131,8 @@ int main(int argc, char** argv) {
   SpreadFifo policy(cluster);
   ReplayOptions opts;
   opts.macro_iterations = m;
+  // Optional 5th argument: 0 = plain macro-iterations, 1 = per-iteration while contended.
+  if (argc > 5) opts.per_iteration_when_contended = std::atoi(argv[5]) != 0;
   const auto t0 = std::chrono::steady_clock::now();
   const ReplayResult r =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
@@ -157,8 +161,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf(
-      "M=%d jobs=%zu completed=%zu mean_iter_s=%.6f idle_iter_s=%.6f mean_jct_s=%.3f makespan_s=%.3f "
-      "wall_s=%.2f\n",
-      m, jobs.size(), done, iter_sum / done, idle_sum / done, jct_sum / done, r.simulated_end_s, wall);
+      "M=%d contended_rule=%d jobs=%zu completed=%zu mean_iter_s=%.6f idle_iter_s=%.6f mean_jct_s=%.3f "
+      "makespan_s=%.3f wall_s=%.2f\n",
+      m, opts.per_iteration_when_contended ? 1 : 0, jobs.size(), done, iter_sum / done, idle_sum / done,
+      jct_sum / done, r.simulated_end_s, wall);
   return 0;
 }

@@ -41,6 +41,22 @@ DATASHEET = {
     "H100": {"memory_gib": 80, "peak_tflops": 989.4, "bandwidth_GBps": 3350, "fp32_tflops": 67},
 }
 
+# Board power (W) from the vendor datasheets: K80 is 300 W per board of two
+# GK210 dies, and the catalog's K80 is one die; P100 is the 250 W PCIe card;
+# V100 SXM2, A100 SXM4 and H100 SXM5. Busy = board power while a job holds the
+# GPU (training keeps a board near its limit); idle = 15% of it, an assumption
+# (typical idle readings are 10-15% of board power), not a datasheet figure.
+BOARD_WATTS = {"K80": 150, "P40": 250, "P100": 250, "V100": 300, "T4": 70, "A10": 150, "A100": 400, "H100": 700}
+IDLE_FRACTION = 0.15
+# On-demand $/GPU-hour, public cloud list prices (us-east, Linux): AWS p2.xlarge
+# (K80), Azure ND6s (P40), GCP per-GPU price (P100), AWS p3.2xlarge (V100),
+# g4dn.xlarge (T4), g5.xlarge (A10G), p4d.24xlarge / 8 (A100), p5.48xlarge / 8
+# (H100). Spot = 30% of on-demand, an assumption (discounts vary by region
+# and hour). docs/ELASTICITY.md lists them.
+USD_PER_GPU_HOUR = {"K80": 0.90, "P40": 2.07, "P100": 1.46, "V100": 3.06, "T4": 0.526, "A10": 1.006,
+                    "A100": 4.097, "H100": 12.29}
+SPOT_FRACTION = 0.3
+
 # Pollux model -> Gavel job family (closest architecture / task).
 GAVEL_FAMILY = {
     "bert": "Transformer",
@@ -126,6 +142,10 @@ def main():
         else:
             entry["relative_speed"] = rounded(vs_v100[name] * v100_over_t4)
         entry["memory_bandwidth_GBps"] = sheet["bandwidth_GBps"]
+        entry["busy_watts"] = BOARD_WATTS[name]
+        entry["idle_watts"] = round(IDLE_FRACTION * BOARD_WATTS[name], 2)
+        entry["usd_per_gpu_hour"] = USD_PER_GPU_HOUR[name]
+        entry["spot_usd_per_gpu_hour"] = round(SPOT_FRACTION * USD_PER_GPU_HOUR[name], 4)
         types[name] = entry
 
     catalog = {

@@ -126,6 +126,22 @@ TEST_F(TraceCli, ClusterFromInventoryWritesALoadableSpec) {
   EXPECT_NE(jobs.find("REJECTED,,\"GPU type 'A100' not in cluster\""), std::string::npos) << jobs;
 }
 
+TEST_F(TraceCli, InspectOfAMachineInventoryDescribesTheMachines) {
+  {
+    std::ofstream inv(dir_ / "machines.csv");
+    inv << "machineId, number of GPUs, single GPU mem\nm0,2, 12GB\nm1,8, 24GB\nm2,8, 24GB\n";
+  }
+  ASSERT_EQ(run_cli("trace inspect " + p("machines.csv") + " > " + p("out.txt") + " 2> " + p("err.txt")), 0)
+      << slurp(p("err.txt"));
+  const std::string text = slurp(p("out.txt"));
+  EXPECT_NE(text.find("not a job trace"), std::string::npos) << text;
+  EXPECT_NE(text.find("machines with GPUs    3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPUs                  18\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  8                     2\n"), std::string::npos) << text;
+  ASSERT_EQ(run_cli("trace inspect " + p("machines.csv") + " --json > " + p("out.json")), 0);
+  EXPECT_NE(slurp(p("out.json")).find("\"8\": 2"), std::string::npos) << slurp(p("out.json"));
+}
+
 TEST_F(TraceCli, BadInvocationsExitWith2AndSayWhy) {
   EXPECT_EQ(run_cli("trace frobnicate 2> " + p("e1")), 2);
   EXPECT_NE(slurp(p("e1")).find("unknown sub-command 'frobnicate'"), std::string::npos);
@@ -139,7 +155,7 @@ TEST_F(TraceCli, BadInvocationsExitWith2AndSayWhy) {
   EXPECT_NE(slurp(p("e4")).find("unknown synthetic trace kind 'nope'"), std::string::npos);
 }
 
-TEST(TraceCliShared, InspectRunsOnEveryTraceInShared) {
+TEST(TraceCliShared, InspectRunsOnEveryFileInShared) {
   VNSIM_REQUIRE_SHARED(shared);
   for (const char* f : {"philly_2017_pollux_full.csv", "philly_2017_pollux_sample_2k.csv",
                         "philly_2017_pollux_sample_1week.csv", "pollux_philly_derived_workload-6.csv",
@@ -150,6 +166,19 @@ TEST(TraceCliShared, InspectRunsOnEveryTraceInShared) {
     EXPECT_NE(slurp(out).find("GPUs per job"), std::string::npos) << f;
     fs::remove(out);
   }
+  for (const char* f : {"philly_2017_machine_list_552.csv", "alibaba_pai_2020_machine_spec_1897.csv",
+                        "alibaba_gpu_2023_openb_nodes_1523.csv"}) {
+    const std::string out =
+        (fs::temp_directory_path() / ("vnsim-inspect-" + std::to_string(::getpid()))).string();
+    ASSERT_EQ(run_cli("trace inspect " + shared + "/traces/" + f + " > " + out + " 2> /dev/null"), 0) << f;
+    EXPECT_NE(slurp(out).find("machines with GPUs"), std::string::npos) << f;
+    fs::remove(out);
+  }
+  // Philly's machine list: 321 machines with 2 GPUs and 231 with 8 (traces.md).
+  const std::string out = (fs::temp_directory_path() / ("vnsim-inv-" + std::to_string(::getpid()))).string();
+  ASSERT_EQ(run_cli("trace inspect " + shared + "/traces/philly_2017_machine_list_552.csv > " + out), 0);
+  EXPECT_NE(slurp(out).find("GPUs                  2490\n"), std::string::npos) << slurp(out);
+  fs::remove(out);
 }
 
 }  // namespace

@@ -25,12 +25,14 @@ struct PartialIntra {
   std::optional<IntraLinkKind> kind;
   std::optional<double> bandwidth_Bps;
   std::optional<double> latency_s;
+  std::optional<double> efficiency;
 };
 
 struct PartialNic {
   std::optional<double> bandwidth_Bps;
   std::optional<int> count;
   std::optional<double> latency_s;
+  std::optional<double> efficiency;
 };
 
 struct NodeDefaults {
@@ -53,7 +55,8 @@ class SpecParser {
 
   ClusterSpec parse(const Json& root) {
     in_.expect_object(root, "");
-    in_.allow_only(root, "", {"name", "description", "link_efficiency", "spine", "defaults", "racks"});
+    in_.allow_only(root, "",
+                   {"name", "description", "link_efficiency", "spine", "elasticity", "defaults", "racks"});
     ClusterSpec spec;
     spec.name = in_.non_empty_string(in_.require(root, "", "name"), "name");
     if (const Json* d = Reader::find(root, "description")) in_.non_empty_string(*d, "description");
@@ -67,6 +70,8 @@ class SpecParser {
       if (const Json* l = Reader::find(*s, "latency_us"))
         spec.spine_latency_s = units::us_to_s(in_.non_negative_number(*l, "spine.latency_us"));
     }
+    if (const Json* e = Reader::find(root, "elasticity"))
+      spec.elasticity = parse_elasticity(*e, "elasticity");
     NodeDefaults defaults;
     if (const Json* d = Reader::find(root, "defaults")) defaults = parse_defaults(*d, "defaults");
 
@@ -92,7 +97,8 @@ class SpecParser {
 
   PartialIntra parse_intra(const Json& j, const std::string& path) {
     in_.expect_object(j, path);
-    in_.allow_only(j, path, {"kind", "bandwidth_gbps", "latency_us"});
+    in_.allow_only(j, path,
+                   {"kind", "bandwidth_gbps", "links", "link_bandwidth_gbps", "latency_us", "efficiency"});
     PartialIntra out;
     if (const Json* k = Reader::find(j, "kind")) {
       const std::string kind = k->is_string() ? k->get<std::string>() : std::string();
@@ -106,20 +112,43 @@ class SpecParser {
     }
     if (const Json* v = Reader::find(j, "bandwidth_gbps"))
       out.bandwidth_Bps = units::gbps_to_Bps(in_.positive_number(*v, field_path(path, "bandwidth_gbps")));
+    // NVLink count x per-link rate, as datasheets give it (H100 SXM: 18 x 200 Gb/s).
+    const Json* links = Reader::find(j, "links");
+    const Json* per_link = Reader::find(j, "link_bandwidth_gbps");
+    if ((links != nullptr) != (per_link != nullptr))
+      in_.fail(field_path(path, links ? "link_bandwidth_gbps" : "links"),
+               "required with " + std::string(links ? "links" : "link_bandwidth_gbps"));
+    if (links) {
+      if (out.bandwidth_Bps)
+        in_.fail(field_path(path, "links"), "give either bandwidth_gbps or links, not both");
+      out.bandwidth_Bps =
+          in_.positive_int(*links, field_path(path, "links")) *
+          units::gbps_to_Bps(in_.positive_number(*per_link, field_path(path, "link_bandwidth_gbps")));
+    }
     if (const Json* v = Reader::find(j, "latency_us"))
       out.latency_s = units::us_to_s(in_.non_negative_number(*v, field_path(path, "latency_us")));
+    if (const Json* v = Reader::find(j, "efficiency"))
+      out.efficiency = efficiency(*v, field_path(path, "efficiency"));
     return out;
+  }
+
+  double efficiency(const Json& v, const std::string& path) const {
+    const double e = in_.positive_number(v, path);
+    if (e > 1) in_.fail(path, "must be in (0, 1], got " + v.dump());
+    return e;
   }
 
   PartialNic parse_nic(const Json& j, const std::string& path) {
     in_.expect_object(j, path);
-    in_.allow_only(j, path, {"bandwidth_gbps", "count", "latency_us"});
+    in_.allow_only(j, path, {"bandwidth_gbps", "count", "latency_us", "efficiency"});
     PartialNic out;
     if (const Json* v = Reader::find(j, "bandwidth_gbps"))
       out.bandwidth_Bps = units::gbps_to_Bps(in_.positive_number(*v, field_path(path, "bandwidth_gbps")));
     if (const Json* v = Reader::find(j, "count")) out.count = in_.positive_int(*v, field_path(path, "count"));
     if (const Json* v = Reader::find(j, "latency_us"))
       out.latency_s = units::us_to_s(in_.non_negative_number(*v, field_path(path, "latency_us")));
+    if (const Json* v = Reader::find(j, "efficiency"))
+      out.efficiency = efficiency(*v, field_path(path, "efficiency"));
     return out;
   }
 
@@ -152,12 +181,34 @@ class SpecParser {
     return rack;
   }
 
+  ElasticitySpec parse_elasticity(const Json& j, const std::string& path) {
+    in_.expect_object(j, path);
+    in_.allow_only(
+        j, path,
+        {"storage_bandwidth_gbps", "restart_delay_s", "communicator_setup_s", "restart_delay_by_model_s"});
+    ElasticitySpec e;
+    if (const Json* v = Reader::find(j, "storage_bandwidth_gbps"))
+      e.storage_bandwidth_Bps =
+          units::gbps_to_Bps(in_.positive_number(*v, field_path(path, "storage_bandwidth_gbps")));
+    if (const Json* v = Reader::find(j, "restart_delay_s"))
+      e.restart_delay_s = in_.non_negative_number(*v, field_path(path, "restart_delay_s"));
+    if (const Json* v = Reader::find(j, "communicator_setup_s"))
+      e.communicator_setup_s = in_.non_negative_number(*v, field_path(path, "communicator_setup_s"));
+    if (const Json* by_model = Reader::find(j, "restart_delay_by_model_s")) {
+      const std::string sub = field_path(path, "restart_delay_by_model_s");
+      in_.expect_object(*by_model, sub);
+      for (const auto& [model, delay] : by_model->items())
+        e.restart_delay_by_model_s[model] = in_.non_negative_number(delay, field_path(sub, model));
+    }
+    return e;
+  }
+
   // One entry may stand for `count` identical nodes.
   void parse_node_entry(const Json& j, const std::string& path, const NodeDefaults& defaults,
                         std::vector<NodeSpec>& out) {
     in_.expect_object(j, path);
     in_.allow_only(j, path,
-                   {"name", "name_prefix", "count", "gpus", "gpu_type", "gpu_types", "intra", "nic"});
+                   {"name", "name_prefix", "count", "gpus", "gpu_type", "gpu_types", "intra", "nic", "spot"});
     const Json* name = Reader::find(j, "name");
     const Json* prefix = Reader::find(j, "name_prefix");
     if ((name == nullptr) == (prefix == nullptr))
@@ -169,6 +220,10 @@ class SpecParser {
       in_.fail(field_path(path, "count"), "cluster would exceed " + std::to_string(kMaxNodes) + " nodes");
 
     NodeSpec node;
+    if (const Json* v = Reader::find(j, "spot")) {
+      if (!v->is_boolean()) in_.fail(field_path(path, "spot"), "must be true or false, got " + v->dump());
+      node.spot = v->get<bool>();
+    }
     node.gpu_types = parse_node_gpus(j, path, defaults);
     resolve_links(j, path, defaults, node);
 
@@ -236,6 +291,8 @@ class SpecParser {
         required(nic.bandwidth_Bps, defaults.nic.bandwidth_Bps, nic_path, "bandwidth_gbps");
     node.nic_count = value_or_default(nic.count, defaults.nic.count, 1);
     node.nic_latency_s = value_or_default(nic.latency_s, defaults.nic.latency_s, 0.0);
+    node.intra.efficiency = value_or_default(intra.efficiency, defaults.intra.efficiency, 1.0);
+    node.nic_efficiency = value_or_default(nic.efficiency, defaults.nic.efficiency, 1.0);
   }
 
   // A link field with no built-in default: the node or `defaults` must give it.

@@ -33,8 +33,10 @@ std::vector<LinkUse> route(const Topology& topo, GpuId a, GpuId b) {
   const GpuInfo& x = c.gpu(a);
   const GpuInfo& y = c.gpu(b);
   const double eff = c.spec().link_efficiency;
-  links.push_back({link_key(kGpuLink, a, false), c.node_spec(x.node).intra.bandwidth_Bps * eff});
-  links.push_back({link_key(kGpuLink, b, true), c.node_spec(y.node).intra.bandwidth_Bps * eff});
+  const IntraNodeLink& ia = c.node_spec(x.node).intra;
+  const IntraNodeLink& ib = c.node_spec(y.node).intra;
+  links.push_back({link_key(kGpuLink, a, false), ia.bandwidth_Bps * ia.efficiency * eff});
+  links.push_back({link_key(kGpuLink, b, true), ib.bandwidth_Bps * ib.efficiency * eff});
   if (x.node == y.node) return links;
   links.push_back({link_key(kNic, x.node, false), topo.node_nic_Bps(x.node)});
   links.push_back({link_key(kNic, y.node, true), topo.node_nic_Bps(y.node)});

@@ -7,7 +7,7 @@
 namespace vnsim {
 namespace {
 
-constexpr std::array<std::pair<CollectiveOp, const char*>, 7> kOps = {{
+constexpr std::array<std::pair<CollectiveOp, const char*>, 8> kOps = {{
     {CollectiveOp::AllReduce, "allreduce"},
     {CollectiveOp::AllGather, "allgather"},
     {CollectiveOp::ReduceScatter, "reducescatter"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<CollectiveOp, const char*>, 7> kOps = {{
     {CollectiveOp::Reduce, "reduce"},
     {CollectiveOp::AllToAll, "alltoall"},
     {CollectiveOp::SendRecv, "sendrecv"},
+    {CollectiveOp::PushPull, "pushpull"},
 }};
 constexpr std::array<std::pair<CollectiveAlgo, const char*>, 4> kAlgos = {{
     {CollectiveAlgo::Ring, "ring"},
@@ -68,6 +69,7 @@ double busbw_factor(CollectiveOp op, int ranks) {
     case CollectiveOp::Broadcast:
     case CollectiveOp::Reduce:
     case CollectiveOp::SendRecv:
+    case CollectiveOp::PushPull:  // each worker's gradient crosses its link once each way
       return 1.0;
   }
   return 1.0;

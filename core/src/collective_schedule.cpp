@@ -168,7 +168,34 @@ CollectiveSchedule build_schedule(const Cluster& cluster, CollectiveOp op, Colle
     case CollectiveOp::SendRecv:
       add_ring(s, n, bytes, 1);
       break;
+    case CollectiveOp::PushPull:
+      return build_push_pull_schedule({ranks.front()}, std::vector<GpuId>(ranks.begin() + 1, ranks.end()),
+                                      bytes);
   }
+  return s;
+}
+
+CollectiveSchedule build_push_pull_schedule(const std::vector<GpuId>& servers,
+                                            const std::vector<GpuId>& workers, double bytes) {
+  if (servers.empty() || workers.empty())
+    throw InputError("parameter-server push/pull needs at least one server and one worker");
+  if (bytes < 0) throw InputError("message size must be >= 0");
+  CollectiveSchedule s;
+  s.op = CollectiveOp::PushPull;
+  s.algo = CollectiveAlgo::Ring;  // no algorithm choice: direct sends
+  s.ranks = servers;
+  s.ranks.insert(s.ranks.end(), workers.begin(), workers.end());
+  const int n_servers = static_cast<int>(servers.size());
+  const int n = static_cast<int>(s.ranks.size());
+  const double shard = bytes / n_servers;
+  Phase push, pull;
+  for (int w = n_servers; w < n; ++w)
+    for (int v = 0; v < n_servers; ++v) {
+      push.flows.push_back(Flow{w, v, shard});
+      pull.flows.push_back(Flow{v, w, shard});
+    }
+  s.phases.push_back(std::move(push));
+  s.phases.push_back(std::move(pull));
   return s;
 }
 

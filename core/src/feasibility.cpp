@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "vnsim/core/parallel_layout.hpp"
 #include "vnsim/core/units.hpp"
 
 namespace vnsim {
@@ -31,13 +32,27 @@ double micro_batch_memory_bytes(const JobSpec& job, const ModelParams& model) {
   return model.memory_needed_bytes(micro_batch);
 }
 
+// Bytes per GPU of a job whose model is known and whose layout (if any) is
+// valid; nullopt otherwise.
+std::optional<double> memory_per_gpu_bytes(const JobSpec& job, const Cluster& cluster,
+                                           const ModelCatalog& models) {
+  if (uses_layout(job)) {
+    const TransformerModel* transformer = find_transformer_model(job.model);
+    if (!transformer || why_layout_invalid(job, cluster)) return std::nullopt;
+    return layout_memory_per_gpu_bytes(*transformer, job);
+  }
+  const ModelParams* model = models.find(job.model);
+  if (!model || job.effective_virtual_nodes() < 1) return std::nullopt;
+  return micro_batch_memory_bytes(job, *model);
+}
+
 }  // namespace
 
 GpuTypeMask allowed_gpu_types(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
                               const ModelCatalog& models) {
-  const ModelParams* model = models.find(job.model);
-  if (!model || job.effective_virtual_nodes() < 1) return 0;
-  const double needed = micro_batch_memory_bytes(job, *model);
+  const std::optional<double> memory = memory_per_gpu_bytes(job, cluster, models);
+  if (!memory) return 0;
+  const double needed = *memory;
   GpuTypeMask mask = 0;
   const auto& names = cluster.gpu_types();
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -58,8 +73,11 @@ std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& clu
   }
   if (job.iterations <= 0) return "iterations must be > 0";
   if (job.global_batch <= 0) return "global_batch must be > 0";
-  const ModelParams* model = models.find(job.model);
-  if (!model) return "unknown model '" + job.model + "'";
+  if (!models.find(job.model) && !find_transformer_model(job.model))
+    return "unknown model '" + job.model + "'";
+  if (uses_layout(job)) {
+    if (auto why = why_layout_invalid(job, cluster)) return why;
+  }
 
   if (job.gpu_type) {
     const std::string& type = *job.gpu_type;
@@ -77,10 +95,11 @@ std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& clu
 
   const GpuType* bound = memory_bounding_type(job, cluster, gpus);
   if (!bound) return "no GPU type of the cluster is in the GPU catalog";
-  const double needed = micro_batch_memory_bytes(job, *model);
+  const double needed = *memory_per_gpu_bytes(job, cluster, models);
   if (needed > bound->memory_bytes) {
-    return "needs " + gib(needed) + " GiB per GPU, largest allowed GPU (" + bound->name + ") has " +
-           gib(bound->memory_bytes) + " GiB";
+    const std::string under = uses_layout(job) ? " under layout " + describe(layout_of(job)) : "";
+    return "needs " + gib(needed) + " GiB per GPU" + under + ", largest allowed GPU (" + bound->name +
+           ") has " + gib(bound->memory_bytes) + " GiB";
   }
   // Smaller GPU types may be too small for the job: count only those that fit.
   const GpuTypeMask allowed = allowed_gpu_types(job, cluster, gpus, models);

@@ -16,8 +16,9 @@ using strict_json::Reader;
 
 const std::vector<std::string_view> kTopLevelKeys = {"derived_by", "source", "reference", "types"};
 // memory_bandwidth_GBps is informational (docs/MODELS.md); the simulator does not use it.
-const std::vector<std::string_view> kTypeKeys = {"memory_gib", "peak_tflops", "relative_speed",
-                                                 "speed_by_model", "memory_bandwidth_GBps"};
+const std::vector<std::string_view> kTypeKeys = {
+    "memory_gib", "peak_tflops", "relative_speed",   "speed_by_model",       "memory_bandwidth_GBps",
+    "busy_watts", "idle_watts",  "usd_per_gpu_hour", "spot_usd_per_gpu_hour"};
 
 GpuType parse_type(const Reader& r, const std::string& name, const Json& t, const std::string& path) {
   if (!t.is_object()) r.fail(path, "must be an object");
@@ -36,6 +37,15 @@ GpuType parse_type(const Reader& r, const std::string& name, const Json& t, cons
     for (const auto& [model, speed] : by_model->items())
       g.speed_by_model.emplace(model, r.finite_positive(speed, field_path(sub, model)));
   }
+  const auto optional_positive = [&](const char* key, double& out) {
+    if (const Json* v = Reader::find(t, key)) {
+      out = r.finite_positive(*v, field_path(path, key));
+    }
+  };
+  optional_positive("busy_watts", g.busy_watts);
+  optional_positive("idle_watts", g.idle_watts);
+  optional_positive("usd_per_gpu_hour", g.usd_per_gpu_hour);
+  optional_positive("spot_usd_per_gpu_hour", g.spot_usd_per_gpu_hour);
   if (const Json* bandwidth = Reader::find(t, "memory_bandwidth_GBps"))
     r.finite_positive(*bandwidth, field_path(path, "memory_bandwidth_GBps"));
   return g;

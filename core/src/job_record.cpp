@@ -111,6 +111,9 @@ std::string jobs_csv_row(const JobRecord& j) {
   cell(csv_field(j.model));
   cell(std::to_string(j.iterations));
   cell(fixed6(j.gpu_seconds, who + "gpu_seconds"));
+  cell(fixed6(j.lost_work_s, who + "lost_work_s"));
+  cell(fixed6(j.energy_j, who + "energy_j"));
+  cell(fixed6(j.cost_usd, who + "cost_usd"));
   return row;
 }
 
@@ -146,6 +149,34 @@ ordered_json distribution(std::vector<double> values, bool with_max, const std::
   return out;
 }
 
+// "cost", "energy" and "revocations" of summary.json (docs/OUTPUTS.md).
+void write_usage(ordered_json& s, const ResourceUsage& u) {
+  ordered_json cost, energy;
+  double total_usd = 0, busy_j = 0, idle_j = 0;
+  for (const GpuTypeUsage& t : u.per_type) {
+    const std::string w = "usage of " + t.type + " ";
+    cost[t.type] = {{"gpus", t.gpus},
+                    {"on_demand_gpu_hours", round6(t.on_demand_busy_gpu_s / 3600, w + "on_demand_gpu_hours")},
+                    {"spot_gpu_hours", round6(t.spot_busy_gpu_s / 3600, w + "spot_gpu_hours")},
+                    {"usd", round6(t.cost_usd, w + "usd")}};
+    energy[t.type] = {{"busy_j", round6(t.busy_energy_j, w + "busy_j")},
+                      {"idle_j", round6(t.idle_energy_j, w + "idle_j")},
+                      {"idle_gpu_hours", round6(t.idle_gpu_s / 3600, w + "idle_gpu_hours")},
+                      {"down_gpu_hours", round6(t.down_gpu_s / 3600, w + "down_gpu_hours")}};
+    total_usd += t.cost_usd;
+    busy_j += t.busy_energy_j;
+    idle_j += t.idle_energy_j;
+  }
+  s["cost_usd"] = {{"total", round6(total_usd, "cost_usd.total")}, {"per_gpu_type", cost}};
+  s["energy_j"] = {{"total", round6(busy_j + idle_j, "energy_j.total")},
+                   {"busy", round6(busy_j, "energy_j.busy")},
+                   {"idle", round6(idle_j, "energy_j.idle")},
+                   {"per_gpu_type", energy}};
+  s["revocations"] = {{"node_events", u.node_events},
+                      {"jobs_revoked", u.jobs_revoked},
+                      {"lost_work_s", round6(u.lost_work_s, "revocations.lost_work_s")}};
+}
+
 std::string dump(const ordered_json& j) {
   return j.dump(2) + "\n";
 }
@@ -156,7 +187,7 @@ void write_jobs_csv(const std::string& path, const std::vector<JobRecord>& jobs)
   std::string text =
       "job_id,submission_time,requested_number_of_resources,starting_time,finish_time,waiting_time,"
       "execution_time,turnaround_time,stretch,final_state,allocated_resources,reason,restarts,model,"
-      "iterations,gpu_seconds\n";
+      "iterations,gpu_seconds,lost_work_s,energy_j,cost_usd\n";
   for (const auto& j : jobs) text += jobs_csv_row(j) + "\n";
   write_file(path, text);
 }
@@ -198,6 +229,7 @@ void write_summary_json(const std::string& path, const std::vector<JobRecord>& j
   s["makespan_s"] = any_finished ? round6(makespan, "makespan_s") : ordered_json();
   s["gpu_seconds"] = round6(gpu_seconds, "gpu_seconds");
   s["gpu_utilisation"] = capacity > 0 ? round6(gpu_seconds / capacity, "gpu_utilisation") : ordered_json();
+  if (!info.usage.per_type.empty()) write_usage(s, info.usage);
   write_file(path, dump(s));
 }
 

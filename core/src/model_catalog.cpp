@@ -27,6 +27,7 @@ const std::vector<std::string_view> kModelKeys = {"alpha_compute_s",
                                                   "initial_batch",
                                                   "max_global_batch",
                                                   "overlap_gamma",
+                                                  "overlap_fraction",
                                                   "parameter_count",
                                                   "optimizer",
                                                   "state_copies",
@@ -57,6 +58,10 @@ ModelParams parse_model(const Reader& r, const std::string& name, const Json& m,
   p.max_global_batch = r.integer_at_least(m, path, "max_global_batch", p.initial_batch);
   p.overlap_gamma = r.number_at_least(m, path, "overlap_gamma", 1);
   if (p.overlap_gamma > 10) r.fail(field_path(path, "overlap_gamma"), "must be in [1, 10] (Pollux's bounds)");
+  if (m.contains("overlap_fraction")) {
+    p.overlap_fraction = r.number_at_least(m, path, "overlap_fraction", 0);
+    if (p.overlap_fraction > 1) r.fail(field_path(path, "overlap_fraction"), "must be in [0, 1]");
+  }
   return p;
 }
 

@@ -63,10 +63,19 @@ IterationBreakdown iteration_time(const Topology& topo, const GpuCatalog& gpus, 
         std::max(out.compute_s, placement.vn_per_gpu[i] * micro_batch_s / type.speed_for(model.name));
   }
   out.allreduce_s = ring_allreduce_time_s(topo, placement.gpus, model.gradient_bytes);
-  // No compute/sync overlap yet: Pollux's gamma-norm (ModelParams::overlap_gamma)
-  // would shorten this; see docs/MODELS.md.
-  out.total_s = out.compute_s + out.allreduce_s;
+  out.total_s = overlapped_step_s(out.compute_s, out.allreduce_s, model.overlap_fraction);
   return out;
+}
+
+// Gradients of the last layers are ready first, so their buckets' all-reduce
+// can run during the rest of the backward pass; the part of the step before
+// the first bucket is ready cannot overlap anything.
+double overlapped_step_s(double compute_s, double allreduce_s, double overlap_fraction) {
+  if (!(overlap_fraction >= 0 && overlap_fraction <= 1))
+    throw std::invalid_argument("overlapped_step_s: overlap fraction must be in [0, 1], got " +
+                                std::to_string(overlap_fraction));
+  const double hidden_window_s = overlap_fraction * compute_s;
+  return (compute_s - hidden_window_s) + std::max(hidden_window_s, allreduce_s);
 }
 
 }  // namespace vnsim

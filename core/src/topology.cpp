@@ -76,12 +76,15 @@ Topology::Topology(const Cluster& cluster) : cluster_(cluster), graph_(std::make
         const std::string gpu_name = node.name + "g" + std::to_string(i);
         const Graph::V gv = gr.add_vertex(gpu_name);
         gr.gpu_vertex[node.first_gpu + i] = gv;
-        gr.add_edge(gv, sw, {gpu_name + "-nvl", ns.intra.bandwidth_Bps * eff, ns.intra.latency_s});
+        gr.add_edge(
+            gv, sw,
+            {gpu_name + "-nvl", ns.intra.bandwidth_Bps * ns.intra.efficiency * eff, ns.intra.latency_s});
       }
       const Graph::V nic = gr.add_vertex(node.name + "-nic");
       gr.add_edge(sw, nic, {});
       const double nic_Bps = ns.nic_bandwidth_Bps * ns.nic_count;
-      gr.nic_edge[node.id] = gr.add_edge(nic, tor, {node.name + "-nic", nic_Bps * eff, ns.nic_latency_s});
+      gr.nic_edge[node.id] =
+          gr.add_edge(nic, tor, {node.name + "-nic", nic_Bps * ns.nic_efficiency * eff, ns.nic_latency_s});
       nic_sum_Bps += nic_Bps;
     }
     gr.uplink_edge.push_back(gr.add_edge(tor, spine,

@@ -90,7 +90,16 @@ TEST(ClusterSpec, CountExpandsNamedAndPrefixedNodes) {
 }
 
 TEST(ClusterSpec, PresetNames) {
-  EXPECT_EQ(cluster_preset_names(), (std::vector<std::string>{"dgx-h100", "philly-2017", "testbed"}));
+  EXPECT_EQ(cluster_preset_names(),
+            (std::vector<std::string>{"dgx-h100", "philly-2017", "pollux-16x4", "testbed"}));
+}
+
+TEST(ClusterSpec, PolluxPresetIs16NodesOf4T4) {
+  const Cluster c(load_cluster_spec("pollux-16x4"));
+  EXPECT_EQ(c.node_count(), 16);
+  EXPECT_EQ(c.gpu_count(), 64);
+  EXPECT_EQ(c.rack_count(), 1);
+  EXPECT_EQ(c.gpu(63).type, "T4");
 }
 
 TEST(ClusterSpec, PhillyPresetHas552MachinesAnd2490Gpus) {
@@ -184,8 +193,10 @@ TEST(ClusterSpec, UnknownPresetOrMissingFile) {
     load_cluster_spec("no-such-cluster");
     ADD_FAILURE() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "cluster 'no-such-cluster': not a preset (dgx-h100, philly-2017, testbed) and no such file");
+    EXPECT_STREQ(
+        e.what(),
+        "cluster 'no-such-cluster': not a preset (dgx-h100, philly-2017, pollux-16x4, testbed) and no such "
+        "file");
   }
   EXPECT_THROW(load_cluster_spec_file(temp_path("missing.json")), InputError);
 }

@@ -116,6 +116,15 @@ TEST_F(PerfModel, SlowGpuUsesItsPerModelSpeed) {
   EXPECT_NEAR(with_default.allreduce_s, cross, 1e-12);
 }
 
+TEST_F(PerfModel, PNotDividingVTheSlowestGpuPacesNotTheBusiest) {
+  // V = 3 on a T4 (GPU 0) and a Slow (GPU 2): the T4 runs 2 virtual nodes,
+  // Slow 1. Local batch 30 / 3 = 10, micro-batch 0.2 s on the T4: T4 2 x 0.2
+  // = 0.4 s, Slow 0.2 / 0.25 = 0.8 s, so Slow paces the iteration.
+  const auto placement = spread_virtual_nodes({0, 2}, 3);
+  EXPECT_EQ(placement.vn_per_gpu, (std::vector<int>{2, 1}));
+  EXPECT_DOUBLE_EQ(iteration_time(topo, gpus, test_model("m"), placement, 30).compute_s, 0.8);
+}
+
 TEST_F(PerfModel, FractionalLocalBatchIsKept) {
   // Global batch 10 over V = 4: 2.5 samples per micro-batch.
   const auto placement = spread_virtual_nodes({0}, 4);

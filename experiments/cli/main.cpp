@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "bench_collective_command.hpp"
+#include "policies_command.hpp"
 #include "replay_command.hpp"
 #include "report_command.hpp"
 #include "sweep_command.hpp"
 #include "trace_command.hpp"
 #include "trace_options.hpp"
+#include "validate_command.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy.hpp"
@@ -24,6 +26,8 @@ void print_help() {
   std::printf("usage:\n  %s  %s  %s  %s  vnsim version\n  vnsim help\n\n", vnsim::cli::replay_usage(),
               vnsim::cli::trace_usage(), vnsim::cli::sweep_usage(), vnsim::cli::report_usage());
   std::printf("  %s", vnsim::cli::bench_collective_usage());
+  std::printf("  %s", vnsim::cli::policies_usage());
+  std::printf("  %s", vnsim::cli::validate_usage());
   std::printf("%s\n", vnsim::cli::trace_option_usage());
   std::printf("cluster presets:");
   for (const auto& p : vnsim::cluster_preset_names()) std::printf(" %s", p.c_str());
@@ -51,6 +55,8 @@ int main(int argc, char** argv) {
     if (command == "trace") return vnsim::cli::run_trace_command(args);
     if (command == "sweep") return vnsim::cli::run_sweep_command(args);
     if (command == "report") return vnsim::cli::run_report_command(args);
+    if (command == "policies") return vnsim::cli::run_policies_command(args);
+    if (command == "validate") return vnsim::cli::run_validate_command(args);
     if (command == "bench-collective") return vnsim::cli::run_bench_collective_command(args);
     std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n", command.c_str());
     return 2;

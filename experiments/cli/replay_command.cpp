@@ -17,6 +17,7 @@
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/sim/node_events.hpp"
 #include "vnsim/sim/replay.hpp"
 #include "vnsim/sim/version.hpp"
 #include "vnsim/traces/readers.hpp"
@@ -87,11 +88,13 @@ void write_skipped_rows(const std::filesystem::path& path, const std::vector<Tra
 
 const char* replay_usage() {
   return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]|synthetic-<kind>[:N]> --out DIR\n"
-         "             [--policy fifo|fifo-backfill|sjf|srtf|tiresias] [--policy-param key=value]...\n"
+         "             [--policy NAME (list: vnsim policies)] [--policy-param key=value]...\n"
          "             [--placement consolidated|first-fit|topology-aware|random]\n"
          "             [--format "
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
-         "             [--seed N] [--macro-iterations M] [--bad-rows skip|fail] [--quiet]\n"
+         "             [--seed N] [--macro-iterations M] [--bad-rows skip|fail] [--quiet] [--hetero-split]\n"
+         "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
+         "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
          "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai "
          "openb)\n";
 }
@@ -124,11 +127,15 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::vector<std::string> argv;
   PolicyParams policy_params = take_policy_params(all_argv, argv);
-  std::set<std::string> flags = {"--cluster",   "--trace",  "--out",  "--policy",
-                                 "--placement", "--format", "--seed", "--macro-iterations",
-                                 "--bad-rows"};
+  std::set<std::string> flags = {"--cluster",      "--trace",
+                                 "--out",          "--policy",
+                                 "--placement",    "--format",
+                                 "--seed",         "--macro-iterations",
+                                 "--bad-rows",     "--checkpoint-interval",
+                                 "--node-events",  "--revocation-rate",
+                                 "--failure-rate", "--node-down"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
-  Args args(argv, flags, {"--quiet"});
+  Args args(argv, flags, {"--quiet", "--hetero-split"});
   if (auto placement = args.get("--placement")) {
     if (!policy_params.emplace("placement", *placement).second)
       throw InputError("--placement and --policy-param placement=... both given");
@@ -147,8 +154,24 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   ReplayOptions options;
   if (auto m = args.get("--macro-iterations"))
     options.macro_iterations = static_cast<int>(parse_integer("--macro-iterations", *m, 1));
+  options.heterogeneous_split = args.has("--hetero-split");
+  options.seed = seed;
+  const auto non_negative = [&](const char* flag, double& out) {
+    if (auto v = args.get(flag)) {
+      out = parse_number(flag, *v);
+      if (out < 0) throw InputError(std::string(flag) + ": must be >= 0, got '" + *v + "'");
+    }
+  };
+  non_negative("--checkpoint-interval", options.checkpoint_interval_s);
+  non_negative("--revocation-rate", options.revocation_rate_per_node_hour);
+  non_negative("--failure-rate", options.failure_rate_per_node_hour);
+  if (auto v = args.get("--node-down")) {
+    options.node_down_s = parse_number("--node-down", *v);
+    if (!(options.node_down_s > 0)) throw InputError("--node-down: must be > 0, got '" + *v + "'");
+  }
 
   Cluster cluster(load_cluster_spec(cluster_name));
+  if (auto file = args.get("--node-events")) options.node_events = read_node_events(*file, cluster);
   std::unique_ptr<Policy> policy = make_policy(policy_name, policy_params);
   LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed,
                                  job_preparation_from(args, seed));
@@ -173,6 +196,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   info.scheduler_wall_s = result.scheduler_wall_s;
   info.simgrid_version = simgrid_version();
   info.vnsim_version = VNSIM_VERSION;
+  info.usage = result.usage;
   write_jobs_csv((out_dir / "jobs.csv").string(), result.jobs);
   write_summary_json((out_dir / "summary.json").string(), result.jobs, info);
   write_skipped_rows(out_dir / "skipped_rows.csv", loaded.skipped);

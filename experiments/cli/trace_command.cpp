@@ -89,8 +89,13 @@ int inspect_inventory(const std::string& file, const std::string& format, bool j
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("machine inventory %s (format %s; not a job trace)\n", file.c_str(), inv.format.c_str());
-    std::printf("  machines with GPUs    %ld\n  racks (rule: %d per rack) %zu\n  rows left out         %zu\n",
-                nodes, options.nodes_per_rack, inv.spec.racks.size(), inv.left_out.size());
+    long gpus_total = 0;
+    for (const auto& [type, count] : inv.gpus_by_type) gpus_total += count;
+    std::printf(
+        "  machines with GPUs    %ld\n  GPUs                  %ld\n  racks                 %zu (%d machines "
+        "per rack)\n"
+        "  rows left out         %zu\n",
+        nodes, gpus_total, inv.spec.racks.size(), options.nodes_per_rack, inv.left_out.size());
     std::printf("machines by GPUs per machine:\n");
     for (const auto& [gpus, count] : nodes_by_gpus) std::printf("  %-21d %ld\n", gpus, count);
     std::printf("GPUs by type:\n");

@@ -7,10 +7,17 @@
 
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/fifo_policy.hpp"
+#include "vnsim/policies/gandiva_policy.hpp"
+#include "vnsim/policies/gavel_policy.hpp"
+#include "vnsim/policies/optimus_policy.hpp"
 #include "vnsim/policies/placement.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/policies/pollux_policy.hpp"
+#include "vnsim/policies/sia_policy.hpp"
 #include "vnsim/policies/sjf_policy.hpp"
+#include "vnsim/policies/themis_policy.hpp"
 #include "vnsim/policies/tiresias_policy.hpp"
+#include "vnsim/policies/vf_wfs_policy.hpp"
 
 namespace vnsim {
 
@@ -115,6 +122,106 @@ const std::vector<Entry>& registry() {
         {"promote_knob", "0", "starvation promotion knob; 0 = off"},
         kPlacementParam,
         kSeedParam}},
+      {"pollux",
+       [](ParamReader& r) {
+         PolluxParams p;
+         p.interval_s = r.number("interval_s", p.interval_s);
+         p.restart_s = r.number("restart_s", p.restart_s);
+         p.p = r.number("p", p.p);
+         p.population = static_cast<int>(r.number("population", p.population));
+         p.generations = static_cast<int>(r.number("generations", p.generations));
+         p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
+         p.max_row_evaluations = r.number("max_row_evaluations", p.max_row_evaluations);
+         p.seed = r.seed("seed");
+         return std::make_unique<PolluxPolicy>(p);
+       },
+       {{"interval_s", "60", "scheduling round in seconds"},
+        {"restart_s", "30", "delta of the restart factor (s)"},
+        {"p", "-1", "generalised-mean exponent of the speedups (fairness)"},
+        {"population", "100", "genetic search population"},
+        {"generations", "100", "genetic search generations (fewer when capped by max_row_evaluations)"},
+        {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"},
+        {"max_row_evaluations", "2e6", "cap on population x generations x jobs per round"},
+        {"seed", "0", "seed of the genetic search"}}},
+      {"optimus",
+       [](ParamReader& r) {
+         OptimusParams p;
+         p.interval_s = r.number("interval_s", p.interval_s);
+         p.max_gpus_per_job = static_cast<int>(r.number("max_gpus_per_job", p.max_gpus_per_job));
+         return std::make_unique<OptimusPolicy>(p);
+       },
+       {{"interval_s", "60", "scheduling round in seconds"},
+        {"max_gpus_per_job", "64", "most GPUs one job may get"}}},
+      {"sia",
+       [](ParamReader& r) {
+         SiaParams p;
+         p.interval_s = r.number("interval_s", p.interval_s);
+         p.p = r.number("p", p.p);
+         p.no_allocation_penalty = r.number("no_allocation_penalty", p.no_allocation_penalty);
+         p.max_gpus_per_job = static_cast<int>(r.number("max_gpus_per_job", p.max_gpus_per_job));
+         p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
+         return std::make_unique<SiaPolicy>(p);
+       },
+       {{"interval_s", "60", "scheduling round in seconds"},
+        {"p", "-0.5", "exponent of the normalised goodputs in the ILP objective (non-zero)"},
+        {"no_allocation_penalty", "1.1", "ILP penalty for a job left without GPUs (p < 0)"},
+        {"max_gpus_per_job", "64", "most GPUs one job may get"},
+        {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"}}},
+      {"gavel",
+       [](ParamReader& r) {
+         GavelParams p;
+         p.objective = gavel_objective_from_string(r.text("objective", "max_min_fairness"));
+         p.round_s = r.number("round_s", p.round_s);
+         p.reset_s = r.number("reset_s", p.reset_s);
+         p.placement = r.text("placement", p.placement);
+         p.seed = r.seed("seed");
+         return std::make_unique<GavelPolicy>(p);
+       },
+       {{"objective", "max_min_fairness",
+         "max_min_fairness | finish_time_fairness | makespan (LP objective)"},
+        {"round_s", "360", "round length in seconds"},
+        {"reset_s", "1920", "least time between resets of the per-type time counters"},
+        kPlacementParam,
+        kSeedParam}},
+      {"themis",
+       [](ParamReader& r) {
+         ThemisParams p;
+         p.fairness_knob = r.number("fairness_knob", p.fairness_knob);
+         p.lease_s = r.number("lease_s", p.lease_s);
+         p.placement = r.text("placement", p.placement);
+         p.seed = r.seed("seed");
+         return std::make_unique<ThemisPolicy>(p);
+       },
+       {{"fairness_knob", "0.8", "f in [0,1): GPUs go first to the 1-f fraction of jobs with the worst rho"},
+        {"lease_s", "600", "lease length in seconds"},
+        kPlacementParam,
+        kSeedParam}},
+      {"gandiva",
+       [](ParamReader& r) {
+         GandivaParams p;
+         p.slice_s = r.number("slice_s", p.slice_s);
+         p.placement = r.text("placement", p.placement);
+         p.seed = r.seed("seed");
+         return std::make_unique<GandivaPolicy>(p);
+       },
+       {{"slice_s", "60", "time-slice length in seconds when oversubscribed"}, kPlacementParam, kSeedParam}},
+      {"vf-wfs",
+       [](ParamReader& r) {
+         VfWfsParams p;
+         p.priorities = r.numbers("priorities", p.priorities);
+         const std::string mode = r.text("mode", "in-place");
+         if (mode != "in-place" && mode != "checkpoint-restart")
+           throw InputError("policy 'vf-wfs' parameter 'mode': '" + mode +
+                            "' is not in-place or checkpoint-restart");
+         p.mode = mode == "in-place" ? ResizeMode::InPlace : ResizeMode::CheckpointRestart;
+         p.seed = r.seed("seed");
+         for (double w : p.priorities)
+           if (!(w > 0)) throw InputError("policy 'vf-wfs' parameter 'priorities': weights must be > 0");
+         return std::make_unique<VfWfsPolicy>(p);
+       },
+       {{"priorities", "1", "priority weights; job j gets priorities[hash(id, seed) mod n]"},
+        {"mode", "in-place", "in-place | checkpoint-restart (how jobs are resized)"},
+        {"seed", "0", "seed of the priority draw"}}},
   };
   return entries;
 }

@@ -1,6 +1,7 @@
 #include "alone_estimate.hpp"
 
 #include "vnsim/core/consolidated_placement.hpp"
+#include "vnsim/core/layout_perf.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::sim {
@@ -15,14 +16,19 @@ const std::optional<std::vector<GpuId>>& AloneEstimator::placement(int count, Gp
 }
 
 double AloneEstimator::estimate_s(const JobSpec& job, GpuTypeMask allowed) {
-  ShapeKey key{job.model, job.gpus, allowed, job.effective_virtual_nodes(), job.global_batch};
+  ShapeKey key{job.model,        job.gpus, allowed, job.effective_virtual_nodes(),
+               job.global_batch, job.tp,   job.pp,  job.micro_batch_size};
   auto it = iteration_s_.find(key);
   if (it == iteration_s_.end()) {
     const auto& gpus = placement(job.gpus, allowed);
     double t = -1;
     if (gpus) {
-      const Placement p = spread_virtual_nodes(*gpus, job.effective_virtual_nodes());
-      t = iteration_time(topology_, gpus_, models_.at(job.model), p, job.global_batch).total_s;
+      if (uses_layout(job)) {
+        t = layout_iteration_s(topology_, gpus_, job, *gpus);
+      } else {
+        const Placement p = spread_virtual_nodes(*gpus, job.effective_virtual_nodes());
+        t = iteration_time(topology_, gpus_, models_.at(job.model), p, job.global_batch).total_s;
+      }
     }
     it = iteration_s_.emplace(std::move(key), t).first;
   }

@@ -36,8 +36,9 @@ class AloneEstimator {
   // cluster; caching them keeps admission O(log n) on large clusters.
   std::map<std::pair<int, GpuTypeMask>, std::optional<std::vector<GpuId>>> placements_;
   // Per-iteration time by (model, GPUs, allowed types, virtual nodes, global
-  // batch): traces repeat these shapes, and the ring term walks topology paths.
-  using ShapeKey = std::tuple<std::string, int, GpuTypeMask, int, int>;
+  // batch, tp, pp, micro-batch size): traces repeat these shapes, and the
+  // ring term walks topology paths.
+  using ShapeKey = std::tuple<std::string, int, GpuTypeMask, int, int, int, int, int>;
   std::map<ShapeKey, double> iteration_s_;
 };
 

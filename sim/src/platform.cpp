@@ -53,7 +53,8 @@ sg4::NetZone* build_node(const Cluster& cluster, const GpuCatalog& catalog, Node
     sg4::Host* host = zone->create_host(host_name, host_speed(catalog, cluster.gpu(g).type));
     host->seal();
     sg4::Link* link =
-        split_duplex(zone, host_name + "-nvl", spec.intra.bandwidth_Bps * eff, spec.intra.latency_s);
+        split_duplex(zone, host_name + "-nvl", spec.intra.bandwidth_Bps * spec.intra.efficiency * eff,
+                     spec.intra.latency_s);
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(link, Direction::UP)},
                     true);
     platform.gpu_hosts[g] = host;
@@ -65,7 +66,8 @@ sg4::NetZone* build_node(const Cluster& cluster, const GpuCatalog& catalog, Node
   zone->seal();
 
   sg4::Link* nic =
-      split_duplex(rack_zone, nic_name, spec.nic_bandwidth_Bps * spec.nic_count * eff, spec.nic_latency_s);
+      split_duplex(rack_zone, nic_name, spec.nic_bandwidth_Bps * spec.nic_count * spec.nic_efficiency * eff,
+                   spec.nic_latency_s);
   rack_zone->add_route(zone->get_netpoint(), nullptr, nic_router, nullptr,
                        {sg4::LinkInRoute(nic, Direction::UP)}, true);
   return zone;

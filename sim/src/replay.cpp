@@ -21,6 +21,15 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
   const Topology topology(cluster);
   const sim::ReplayInputs inputs{cluster, topology, gpu_catalog, models, jobs, policy, options};
   sim::ReplayRecorder recorder(jobs, options.progress);
+  std::vector<sim::ReplayRecorder::GpuRate> rates;
+  rates.reserve(static_cast<std::size_t>(cluster.gpu_count()));
+  for (const GpuInfo& g : cluster.gpus()) {
+    const GpuType& type = gpu_catalog.at(g.type);
+    const bool spot = cluster.node_spec(g.node).spot;
+    rates.push_back({static_cast<std::size_t>(cluster.type_index(g.type)), spot, type.busy_watts,
+                     type.idle_watts, (spot ? type.spot_usd_per_gpu_hour : type.usd_per_gpu_hour) / 3600.0});
+  }
+  recorder.set_accounting(cluster.gpu_types(), std::move(rates));
   sim::ReplayController controller(inputs, platform, recorder);
 
   // An exception must not escape an actor (SimGrid would abort the process):

@@ -41,6 +41,8 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
                    [&](JobIndex a, JobIndex b) { return in.jobs[a].submit_s < in.jobs[b].submit_s; });
   arrival_rank_.resize(in.jobs.size());
   for (std::size_t i = 0; i < arrival_order_.size(); ++i) arrival_rank_[arrival_order_[i]] = i;
+  for (std::size_t i = 0; i < in.jobs.size(); ++i) state_[i].global_batch = in.jobs[i].global_batch;
+  init_node_events();
 }
 
 void ReplayController::run() {
@@ -79,12 +81,14 @@ std::optional<double> ReplayController::next_wake_s() const {
   if (next_arrival_ < arrival_order_.size()) next = in_.jobs[arrival_order_[next_arrival_]].submit_s;
   if (!analytic_ends_.empty()) next = std::min(next, analytic_ends_.top().time_s);
   if (timer_s_) next = std::min(next, *timer_s_);
+  if (!node_events_.empty()) next = std::min(next, node_events_.top().time_s);
   if (std::isinf(next)) return std::nullopt;
   return next;
 }
 
 void ReplayController::step(double now) {
   process_completions(now);
+  process_node_events(now);
   process_arrivals(now);
   run_policy(now);
   timer_s_.reset();
@@ -106,6 +110,10 @@ void ReplayController::process_completions(double now) {
     const JobState& s = state_[e.job];
     // A run stopped by a preemption leaves a stale end behind: skip it.
     if (s.epoch != e.epoch) continue;
+    if (s.phase == Phase::SettingUp) {
+      begin_run(e.job, e.time_s);
+      continue;
+    }
     if (s.phase != Phase::Running) throw std::logic_error("job " + std::to_string(e.job) + " ended twice");
     finish_job(e.job, e.time_s);
   }
@@ -142,7 +150,9 @@ void ReplayController::process_arrivals(double now) {
 // Never hang, never drop: with nothing running, nothing left to arrive and
 // no timer that could change the policy's mind, queued jobs can never start.
 void ReplayController::guard_against_idle_deadlock(double now) {
-  const bool idle = running_.empty() && next_arrival_ == arrival_order_.size() && !queued_.empty();
+  // A node that is down comes back at a known time, so the queue may move then.
+  const bool idle =
+      running_.empty() && next_arrival_ == arrival_order_.size() && !queued_.empty() && !any_node_down();
   if (!idle) {
     idle_timer_wakes_ = 0;
     return;

@@ -8,6 +8,8 @@
 //      index), so GPUs freed at t can be reused at t;
 //   2. arrivals with submit_s <= t, in (submit_s, job index) order:
 //      infeasible ones are rejected with why_infeasible()'s reason;
+//   2b. node events at or before t (returns, then revocations and failures;
+//      docs/SPOT.md), after completions so a job ending at t is not revoked;
 //   3. Policy::decide, called again as long as it returns decisions.
 // A ring job whose last rank ends at t after the controller already ran at
 // t is handled in a second pass at the same t (still deterministic).
@@ -15,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <queue>
+#include <random>
 #include <vector>
 
 #include "alone_estimate.hpp"
@@ -46,7 +49,10 @@ class ReplayController {
   double scheduler_wall_s() const { return scheduler_wall_s_; }
 
  private:
-  enum class Phase { NotArrived, Queued, Running, Done };
+  // SettingUp: holds its GPUs but makes no progress yet (a resize's
+  // communicator rebuild and state broadcast, or a checkpoint restore); its
+  // next end event (heap entry or channel report) starts the run.
+  enum class Phase { NotArrived, Queued, Running, SettingUp, Done };
   struct JobState {
     Phase phase = Phase::NotArrived;
     Placement placement;
@@ -56,9 +62,14 @@ class ReplayController {
     // whole iterations it completed and its attained service across runs.
     long long iterations_done = 0;  // before the current run
     double attained_gpu_s = 0;      // before the current run
-    double run_start_s = 0;
-    double iteration_s = 0;  // idle-network iteration time in this placement
-    int epoch = 0;           // launches so far; tells stale completions apart
+    double run_start_s = 0;         // when progress began in the current run
+    double held_since_s = 0;        // when it took its current GPUs
+    double setup_end_s = -1;        // SettingUp only, -1 when unknown (a broadcast in flight)
+    int global_batch = 0;           // current global batch; 0 = the spec's
+    int virtual_nodes = 0;          // current V; 0 = the spec's (adaptive batch may change it)
+    bool restore_pending = false;   // stopped with checkpoints on: its next start restores
+    double iteration_s = 0;         // idle-network iteration time in this placement
+    int epoch = 0;                  // launches so far; tells stale completions apart
     std::shared_ptr<RingState> ring;
   };
   struct AnalyticEnd {
@@ -83,6 +94,36 @@ class ReplayController {
   void start_job(const StartJob& d, double now);
   void reject_job(const RejectJob& d, double now);
   void preempt_job(const PreemptJob& d, double now);
+  // Elasticity and checkpoints (replay_elasticity.cpp).
+  void resize_job(const ResizeJob& d, double now);
+  bool stop_run(JobIndex job, double now, bool lose_since_checkpoint);
+  void stop_and_requeue(JobIndex job, double now);
+  void begin_run(JobIndex job, double now);
+  void set_up_then_run(JobIndex job, double now, double delay_s);
+  void estimate_run(JobIndex job);
+  double restore_s(const JobSpec& spec) const;
+  double state_bytes(const JobSpec& spec) const;
+  int batch_of(JobIndex job) const;
+  // Adaptive batch size (replay_adaptive_batch.cpp).
+  int virtual_nodes_of(JobIndex job) const;
+  void change_batch(JobIndex job, int new_batch, int new_virtual_nodes);
+  // Node revocations and failures (replay_node_events.cpp).
+  struct PendingNodeEvent {
+    double time_s;
+    int kind;  // 0 = node returns, 1 = explicit event, 2 = random revocation, 3 = random failure
+    NodeId node;
+    double down_s;
+    bool operator>(const PendingNodeEvent& o) const {
+      if (time_s != o.time_s) return time_s > o.time_s;
+      if (kind != o.kind) return kind > o.kind;
+      return node > o.node;
+    }
+  };
+  void init_node_events();
+  void process_node_events(double now);
+  void take_node_down(NodeId node, double now, double down_s);
+  void schedule_random_event(int kind, double after_s);
+  bool any_node_down() const;
   void finish_job(JobIndex job, double now);
   void requeue(JobIndex job);
   void launch_ring(JobIndex job, const Placement& placement);
@@ -105,6 +146,11 @@ class ReplayController {
   // Stopped ring jobs: kept to the end so no in-flight comm loses its last
   // reference (simgrid.md §8.2).
   std::vector<std::shared_ptr<RingState>> stopped_rings_;
+  std::priority_queue<PendingNodeEvent, std::vector<PendingNodeEvent>, std::greater<>> node_events_;
+  std::vector<double> down_until_;  // per node; -1 while up
+  std::vector<double> down_since_;
+  std::vector<NodeId> spot_nodes_;
+  std::mt19937_64 rng_;
   std::optional<double> timer_s_;
   int idle_timer_wakes_ = 0;
   double last_event_s_ = 0;

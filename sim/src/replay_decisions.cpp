@@ -10,6 +10,8 @@
 #include "replay_controller.hpp"
 #include "ring_job.hpp"
 #include "vnsim/core/feasibility.hpp"
+#include "vnsim/core/hetero_placement.hpp"
+#include "vnsim/core/layout_perf.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::sim {
@@ -55,8 +57,9 @@ void ReplayController::refresh_running(double now) {
   for (RunningJob& r : running_) {
     const JobState& s = state_[r.index];
     r.attained_gpu_s =
-        s.attained_gpu_s + static_cast<double>(s.placement.gpus.size()) * (now - s.run_start_s);
-    const double end = s.analytic_end_s >= 0 ? s.analytic_end_s : s.run_start_s + s.estimated_total_s;
+        s.attained_gpu_s + static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
+    double end = s.analytic_end_s >= 0 ? s.analytic_end_s : s.run_start_s + s.estimated_total_s;
+    if (s.phase == Phase::SettingUp) end = std::max(now, s.setup_end_s) + s.estimated_total_s;
     r.estimated_remaining_s = std::max(0.0, end - now);
   }
 }
@@ -72,8 +75,7 @@ void ReplayController::apply(const Decision& d, double now) {
         } else if constexpr (std::is_same_v<T, PreemptJob>) {
           preempt_job(x, now);
         } else {
-          throw std::logic_error("policy '" + in_.policy.name() +
-                                 "': ResizeJob is not supported by the engine yet");
+          resize_job(x, now);
         }
       },
       d);
@@ -92,71 +94,87 @@ void ReplayController::start_job(const StartJob& d, double now) {
   JobState& s = queued_job(d.job, "start");
   const JobSpec& spec = in_.jobs[d.job];
   Placement placement = d.placement;
-  if (placement.vn_per_gpu.empty())
-    placement = spread_virtual_nodes(placement.gpus, spec.effective_virtual_nodes());
+  if (placement.vn_per_gpu.empty()) placement = spread_virtual_nodes(placement.gpus, virtual_nodes_of(d.job));
   if (placement.gpus.empty() || placement.vn_per_gpu.size() != placement.gpus.size())
     throw std::logic_error("policy '" + in_.policy.name() + "' started job '" + spec.id +
                            "' with an empty placement or a vn_per_gpu of the wrong size");
+  if (in_.options.heterogeneous_split && spans_gpu_types(in_.cluster, placement.gpus)) {
+    // Re-split the policy's virtual nodes by type speed (same V and batch).
+    int v = 0;
+    for (int n : placement.vn_per_gpu) v += n;
+    if (v >= static_cast<int>(placement.gpus.size()))
+      placement = split_placement_by_type(in_.cluster, in_.gpu_catalog, in_.models.at(spec.model),
+                                          placement.gpus, v, batch_of(d.job));
+  }
+  // A policy may start a job on other virtual nodes than before (Pollux's
+  // accumulation steps); for any other job this is its V.
+  s.virtual_nodes = 0;
+  for (int n : placement.vn_per_gpu) s.virtual_nodes += n;
   view_.allocate(placement.gpus, d.job);  // throws on over-commitment
   recorder_.started(d.job, now, placement.gpus);
-
-  const IterationBreakdown it =
-      iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model), placement, spec.global_batch);
-  // A resumed job runs only the iterations it has not completed yet.
-  const long long remaining = spec.iterations - s.iterations_done;
-  s.iteration_s = it.total_s;
-  s.run_start_s = now;
-  s.estimated_total_s = static_cast<double>(remaining) * it.total_s;
   s.placement = placement;
-  if (on_one_node(in_.cluster, placement.gpus)) {
-    // Its links carry only its own traffic, so the analytic time is exact.
-    s.analytic_end_s = now + static_cast<double>(remaining) * it.total_s;
-    analytic_ends_.push(AnalyticEnd{s.analytic_end_s, d.job, s.epoch});
+  s.held_since_s = now;
+  running_.push_back(RunningJob{d.job, &spec, std::move(placement), now, s.attained_gpu_s, -1});
+  if (s.restore_pending) {
+    // Stopped with checkpoints on: restart the processes and load the last
+    // checkpoint first (docs/ELASTICITY.md).
+    s.restore_pending = false;
+    set_up_then_run(d.job, now, restore_s(spec));
   } else {
-    s.analytic_end_s = -1;
-    launch_ring(d.job, placement);
+    begin_run(d.job, now);
   }
-  s.phase = Phase::Running;
-  running_.push_back(
-      RunningJob{d.job, &spec, std::move(placement), now, s.attained_gpu_s, s.estimated_total_s});
+  running_.back().estimated_remaining_s = s.estimated_total_s;
 }
 
-// Zero-cost preemption (as the Tiresias simulator): the GPUs are free at once
-// and the job keeps its whole completed iterations. What is lost is the
-// partial iteration of an analytic job and of a ring job (whose in-flight
-// macro-iteration is credited by time: ring_iterations_done) (docs/POLICIES.md,
-// "Preemption in the engine").
+// Progress starts on the job's current placement.
+void ReplayController::begin_run(JobIndex job, double now) {
+  JobState& s = state_[job];
+  estimate_run(job);
+  s.run_start_s = now;
+  s.setup_end_s = -1;
+  s.phase = Phase::Running;
+  // A DP x TP x PP job runs at its idle-network layout time: its traffic is
+  // not simulated on the network yet (docs/NETWORK.md, "Parallel layouts").
+  if (uses_layout(in_.jobs[job]) || on_one_node(in_.cluster, s.placement.gpus)) {
+    // Its links carry only its own traffic, so the analytic time is exact.
+    s.analytic_end_s = now + s.estimated_total_s;
+    analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
+  } else {
+    s.analytic_end_s = -1;
+    launch_ring(job, s.placement);
+  }
+}
+
+// Idle-network iteration time on the current placement, and the run time of
+// the iterations not completed yet.
+void ReplayController::estimate_run(JobIndex job) {
+  JobState& s = state_[job];
+  const JobSpec& spec = in_.jobs[job];
+  if (uses_layout(spec)) {
+    s.iteration_s = layout_iteration_s(in_.topology, in_.gpu_catalog, spec, s.placement.gpus);
+    s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * s.iteration_s;
+    return;
+  }
+  const IterationBreakdown it =
+      iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model), s.placement, batch_of(job));
+  s.iteration_s = it.total_s;
+  s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * it.total_s;
+}
+
+// By default zero-cost preemption (as the Tiresias simulator): the GPUs are
+// free at once and the job keeps its whole completed iterations. What is lost
+// is the partial iteration of an analytic job and of a ring job (whose
+// in-flight macro-iteration is credited by time: ring_iterations_done)
+// (docs/ELASTICITY.md, "Checkpoints"). With a checkpoint interval
+// the job keeps only the work up to its last checkpoint (stop_run).
 void ReplayController::preempt_job(const PreemptJob& d, double now) {
-  if (d.job >= state_.size() || state_[d.job].phase != Phase::Running)
+  if (d.job >= state_.size() ||
+      (state_[d.job].phase != Phase::Running && state_[d.job].phase != Phase::SettingUp))
     throw std::logic_error("policy '" + in_.policy.name() + "' tried to preempt job " +
                            std::to_string(d.job) +
                            (d.job < state_.size() ? " ('" + in_.jobs[d.job].id + "')" : std::string()) +
                            ", which is not running");
-  JobState& s = state_[d.job];
-  const JobSpec& spec = in_.jobs[d.job];
-  long long done_now = 0;
-  if (s.ring) {
-    done_now = ring_iterations_done(*s.ring, now, s.iteration_s);
-    stop_ring_job(*s.ring);
-    stopped_rings_.push_back(std::move(s.ring));
-  } else if (s.iteration_s > 0) {
-    done_now = static_cast<long long>(std::floor((now - s.run_start_s) / s.iteration_s));
-  }
-  s.iterations_done = std::min<long long>(spec.iterations, s.iterations_done + std::max(0LL, done_now));
-  std::erase_if(running_, [&](const RunningJob& r) { return r.index == d.job; });
-  if (s.iterations_done >= spec.iterations) {
-    // Every iteration was done: the job completes now instead (its end
-    // report may be on its way at this very instant).
-    finish_job(d.job, now);
-    return;
-  }
-  ++s.epoch;  // the stopped run's pending end (heap entry or report) is now stale
-  s.attained_gpu_s += static_cast<double>(s.placement.gpus.size()) * (now - s.run_start_s);
-  s.analytic_end_s = -1;
-  view_.release(s.placement.gpus, d.job);
-  recorder_.preempted(d.job, now, s.placement.gpus);
-  s.phase = Phase::Queued;
-  requeue(d.job);
+  stop_and_requeue(d.job, now);
 }
 
 // Back into the queue at its submission-order place, with its attained
@@ -184,11 +202,13 @@ void ReplayController::reject_job(const RejectJob& d, double now) {
 void ReplayController::launch_ring(JobIndex job, const Placement& placement) {
   const JobSpec& spec = in_.jobs[job];
   const ModelParams& model = in_.models.at(spec.model);
-  const double local_batch = static_cast<double>(spec.global_batch) / spec.effective_virtual_nodes();
+  const double local_batch = static_cast<double>(batch_of(job)) / virtual_nodes_of(job);
   RingJob ring;
   ring.job = job;
   ring.epoch = state_[job].epoch;
   ring.gradient_bytes = model.gradient_bytes;
+  ring.overlap_fraction = model.overlap_fraction;
+  ring.per_iteration_when_contended = in_.options.per_iteration_when_contended;
   ring.iterations = spec.iterations - state_[job].iterations_done;
   ring.iterations_per_macro = iterations_per_macro(ring.iterations, in_.options.macro_iterations);
   for (std::size_t r = 0; r < placement.gpus.size(); ++r) {

@@ -31,11 +31,28 @@ void ReplayRecorder::started(JobIndex job, double now_s, const std::vector<GpuId
   result_.allocations.push_back(AllocationEvent{now_s, job, true, gpus});
 }
 
+// Closes the job's current holding of `gpus`: attained service, energy, cost.
+void ReplayRecorder::hold_ended(JobIndex job, const std::vector<GpuId>& gpus, double now_s) {
+  JobRecord& rec = result_.jobs.at(job);
+  const double held = now_s - held_since_[job];
+  rec.gpu_seconds += static_cast<double>(gpus.size()) * held;
+  held_since_[job] = -1;
+  if (rates_.empty()) return;
+  for (GpuId g : gpus) {
+    const GpuRate& r = rates_.at(static_cast<std::size_t>(g));
+    GpuTypeUsage& t = result_.usage.per_type[r.type];
+    rec.energy_j += r.busy_watts * held;
+    rec.cost_usd += r.usd_per_s * held;
+    (r.spot ? t.spot_busy_gpu_s : t.on_demand_busy_gpu_s) += held;
+    t.busy_energy_j += r.busy_watts * held;
+    t.cost_usd += r.usd_per_s * held;
+  }
+}
+
 void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<GpuId>& gpus) {
   JobRecord& rec = result_.jobs.at(job);
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " completed without holding GPUs");
-  rec.gpu_seconds += static_cast<double>(gpus.size()) * (now_s - held_since_[job]);
-  held_since_[job] = -1;
+  hold_ended(job, gpus, now_s);
   rec.finish_s = now_s;
   rec.state = FinalState::Completed;
   rec.reason.clear();
@@ -46,10 +63,55 @@ void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<Gpu
 void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus) {
   JobRecord& rec = result_.jobs.at(job);
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " preempted without holding GPUs");
-  rec.gpu_seconds += static_cast<double>(gpus.size()) * (now_s - held_since_[job]);
-  held_since_[job] = -1;
+  hold_ended(job, gpus, now_s);
   ++rec.restarts;
   result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus});
+}
+
+void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId>& old_gpus,
+                             const std::vector<GpuId>& new_gpus) {
+  JobRecord& rec = result_.jobs.at(job);
+  if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " resized without holding GPUs");
+  hold_ended(job, old_gpus, now_s);
+  ++rec.restarts;
+  result_.allocations.push_back(AllocationEvent{now_s, job, false, old_gpus});
+  rec.gpus = new_gpus;
+  std::sort(rec.gpus.begin(), rec.gpus.end());
+  held_since_[job] = now_s;
+  result_.allocations.push_back(AllocationEvent{now_s, job, true, new_gpus});
+}
+
+void ReplayRecorder::lost_work(JobIndex job, double seconds) {
+  result_.jobs.at(job).lost_work_s += seconds;
+  result_.usage.lost_work_s += seconds;
+}
+
+void ReplayRecorder::set_accounting(std::vector<std::string> type_names, std::vector<GpuRate> per_gpu) {
+  rates_ = std::move(per_gpu);
+  result_.usage.per_type.assign(type_names.size(), GpuTypeUsage{});
+  for (std::size_t t = 0; t < type_names.size(); ++t) result_.usage.per_type[t].type = type_names[t];
+  for (const GpuRate& r : rates_) ++result_.usage.per_type.at(r.type).gpus;
+}
+
+void ReplayRecorder::node_down(const std::vector<GpuId>& gpus, double from_s, double to_s) {
+  for (GpuId g : gpus) downs_.push_back(DownInterval{g, from_s, to_s});
+}
+
+// Idle time = capacity over [0, span] minus busy and down time, per type.
+void ReplayRecorder::finish_usage(double span_s) {
+  if (rates_.empty()) return;
+  std::vector<double> idle_watts(result_.usage.per_type.size(), 0);
+  for (const GpuRate& r : rates_) idle_watts[r.type] = r.idle_watts;
+  for (const DownInterval& d : downs_) {
+    const double overlap = std::max(0.0, std::min(d.to_s, span_s) - std::max(d.from_s, 0.0));
+    result_.usage.per_type[rates_.at(static_cast<std::size_t>(d.gpu)).type].down_gpu_s += overlap;
+  }
+  for (std::size_t t = 0; t < result_.usage.per_type.size(); ++t) {
+    GpuTypeUsage& u = result_.usage.per_type[t];
+    const double capacity = static_cast<double>(u.gpus) * span_s;
+    u.idle_gpu_s = std::max(0.0, capacity - u.on_demand_busy_gpu_s - u.spot_busy_gpu_s - u.down_gpu_s);
+    u.idle_energy_j = idle_watts[t] * u.idle_gpu_s;
+  }
 }
 
 void ReplayRecorder::rejected(JobIndex job, double /*now_s*/, const std::string& reason) {
@@ -67,6 +129,7 @@ void ReplayRecorder::count_done() {
 }
 
 ReplayResult ReplayRecorder::take(double simulated_end_s, double scheduler_wall_s) {
+  finish_usage(simulated_end_s);
   result_.simulated_end_s = simulated_end_s;
   result_.scheduler_wall_s = scheduler_wall_s;
   return std::move(result_);

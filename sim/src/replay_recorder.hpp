@@ -21,6 +21,25 @@ class ReplayRecorder {
   void rejected(JobIndex job, double now_s, const std::string& reason);
   // The job gave its GPUs back and went back to the queue (one restart).
   void preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
+  // The running job moved from `old_gpus` to `new_gpus` (one restart).
+  void resized(JobIndex job, double now_s, const std::vector<GpuId>& old_gpus,
+               const std::vector<GpuId>& new_gpus);
+  void lost_work(JobIndex job, double seconds);
+
+  // Cost and energy: prices and power per GPU (docs/ELASTICITY.md). Without
+  // it, jobs' energy and cost stay 0 and ReplayResult::usage stays empty.
+  struct GpuRate {
+    std::size_t type = 0;  // index into type_names
+    bool spot = false;
+    double busy_watts = 0;
+    double idle_watts = 0;
+    double usd_per_s = 0;
+  };
+  void set_accounting(std::vector<std::string> type_names, std::vector<GpuRate> per_gpu);
+  // A node's GPUs were out of the cluster during [from_s, to_s).
+  void node_down(const std::vector<GpuId>& gpus, double from_s, double to_s);
+  void job_revoked() { ++result_.usage.jobs_revoked; }
+  void node_event() { ++result_.usage.node_events; }
 
   std::size_t jobs_done() const { return done_; }
   bool all_done() const { return done_ == result_.jobs.size(); }
@@ -29,6 +48,15 @@ class ReplayRecorder {
 
  private:
   void count_done();
+  void hold_ended(JobIndex job, const std::vector<GpuId>& gpus, double now_s);
+  void finish_usage(double span_s);
+
+  struct DownInterval {
+    GpuId gpu;
+    double from_s, to_s;
+  };
+  std::vector<GpuRate> rates_;
+  std::vector<DownInterval> downs_;
 
   ReplayResult result_;
   std::vector<double> held_since_;  // start of the current allocation, -1 when none

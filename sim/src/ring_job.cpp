@@ -6,6 +6,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <stdexcept>
@@ -31,10 +32,82 @@ struct RingState {
   // Each rank's last send lives here, not on the actor's stack, so killing
   // the actor never drops the last reference to an in-flight comm.
   std::vector<sg4::CommPtr> sends;
+  std::vector<sg4::ExecPtr> execs;  // each rank's overlapped compute, same reason
   bool stopped = false;
+  // Adaptive macro-iterations: the k of each macro-iteration, decided by the
+  // first rank to reach it so that every rank sends the same sequence of
+  // comms; each rank's current k; the links the ring's hops cross; whether
+  // another live ring crosses one of them.
+  std::vector<long long> k_of_macro;
+  std::vector<long long> current_k;
+  std::vector<const sg4::Link*> links;  // sorted, unique
+  bool contended = false;
+  bool registered = false;
 };
 
 namespace {
+
+// Rings that are running, for the contention flags of adaptive
+// macro-iterations. One SimGrid engine per process, so one list per process.
+std::vector<RingState*>& live_rings() {
+  static std::vector<RingState*> rings;
+  return rings;
+}
+
+bool share_a_link(const RingState& a, const RingState& b) {
+  auto i = a.links.begin();
+  auto j = b.links.begin();
+  while (i != a.links.end() && j != b.links.end()) {
+    if (*i == *j) return true;
+    if (*i < *j) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return false;
+}
+
+// Called when a ring starts or stops: few rings run at once, so the
+// quadratic pass is cheap next to the simulation itself.
+void update_contention() {
+  auto& rings = live_rings();
+  for (RingState* r : rings) r->contended = false;
+  for (std::size_t a = 0; a < rings.size(); ++a)
+    for (std::size_t b = a + 1; b < rings.size(); ++b)
+      if (share_a_link(*rings[a], *rings[b])) rings[a]->contended = rings[b]->contended = true;
+}
+
+void unregister(RingState& state) {
+  if (!state.registered) return;
+  state.registered = false;
+  std::erase(live_rings(), &state);
+  update_contention();
+}
+
+std::vector<const sg4::Link*> ring_links(const std::vector<sg4::Host*>& ranks) {
+  std::vector<const sg4::Link*> out;
+  std::vector<sg4::Link*> links;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    double latency = 0;
+    links.clear();
+    ranks[r]->route_to(ranks[(r + 1) % ranks.size()], links, &latency);
+    out.insert(out.end(), links.begin(), links.end());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// k of macro-iteration `index` starting after `done` iterations.
+long long macro_size(RingState& state, std::size_t index, long long done) {
+  if (index == state.k_of_macro.size()) {
+    const RingJob& job = state.job;
+    const long long k = job.per_iteration_when_contended && state.contended ? 1 : job.iterations_per_macro;
+    state.k_of_macro.push_back(std::min(k, job.iterations - done));
+  }
+  return state.k_of_macro[index];
+}
 
 double max_hop_latency(const std::vector<sg4::Host*>& ranks) {
   double worst = 0;
@@ -59,16 +132,27 @@ void run_iterations(const std::shared_ptr<RingState>& state, std::size_t rank, s
   const RingJob& job = state->job;
   const auto n = static_cast<double>(job.ranks.size());
   const double steps_per_iteration = 2.0 * (n - 1);
-  for (long long done = 0; done < job.iterations;) {
-    const long long k = std::min(job.iterations_per_macro, job.iterations - done);
+  std::size_t macro = 0;
+  for (long long done = 0; done < job.iterations; ++macro) {
+    const long long k = macro_size(*state, macro, done);
+    state->current_k[rank] = k;
     const auto kd = static_cast<double>(k);
-    sg4::this_actor::execute(kd * job.flops_per_iteration[rank]);
+    // The overlappable tail of the compute runs as an activity beside the
+    // ring traffic, so the macro-iteration lasts (1-f)*C + max(f*C, A).
+    const double flops = kd * job.flops_per_iteration[rank];
+    const double overlapped_flops = job.overlap_fraction * flops;
+    sg4::this_actor::execute(flops - overlapped_flops);
+    if (overlapped_flops > 0) state->execs[rank] = sg4::this_actor::exec_async(overlapped_flops);
     const double bytes = kd * steps_per_iteration / n * job.gradient_bytes;
     state->sends[rank] = next->put_async(&token, static_cast<uint64_t>(bytes + 0.5));
     mine->get<int>();
     state->sends[rank]->wait();  // stays referenced until complete (simgrid.md §8.2)
     const double latency_left = (kd * steps_per_iteration - 1) * state->hop_latency_s;
     if (latency_left > 0) sg4::this_actor::sleep_for(latency_left);
+    if (state->execs[rank]) {
+      state->execs[rank]->wait();
+      state->execs[rank] = nullptr;
+    }
     done += k;
     state->done_per_rank[rank] = done;
     state->boundary_s[rank] = sg4::Engine::get_clock();
@@ -88,7 +172,10 @@ void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
     return;
   }
   state->rank_finished[rank] = 1;
-  if (--state->ranks_running == 0 && !state->stopped) state->channel->report(job.job, job.epoch);
+  if (--state->ranks_running == 0 && !state->stopped) {
+    unregister(*state);
+    state->channel->report(job.job, job.epoch);
+  }
 }
 
 }  // namespace
@@ -120,7 +207,13 @@ std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<Completi
   state->boundary_s.assign(n, sg4::Engine::get_clock());
   state->rank_finished.assign(n, 0);
   state->sends.resize(n);
+  state->execs.resize(n);
+  state->current_k.assign(n, 1);
+  state->links = ring_links(job.ranks);
   state->job = std::move(job);
+  state->registered = true;
+  live_rings().push_back(state.get());
+  update_contention();
   for (std::size_t r = 0; r < n; ++r)
     state->actors.push_back(sg4::Actor::create(prefix + std::to_string(r), state->job.ranks[r], [state, r] {
                               run_rank(state, r);
@@ -131,16 +224,17 @@ std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<Completi
 long long ring_iterations_done(const RingState& state, double now_s, double iteration_s) {
   const auto slowest = std::min_element(state.done_per_rank.begin(), state.done_per_rank.end());
   const long long whole = *slowest;
-  const long long in_flight = std::min(state.job.iterations_per_macro, state.job.iterations - whole);
+  const auto slowest_rank = static_cast<std::size_t>(slowest - state.done_per_rank.begin());
+  const long long in_flight = std::min(state.current_k[slowest_rank], state.job.iterations - whole);
   if (in_flight <= 1 || !(iteration_s > 0)) return whole;
-  const double since =
-      now_s - state.boundary_s[static_cast<std::size_t>(slowest - state.done_per_rank.begin())];
+  const double since = now_s - state.boundary_s[slowest_rank];
   const auto partial = static_cast<long long>(std::floor(std::max(0.0, since) / iteration_s));
   return whole + std::min(partial, in_flight - 1);
 }
 
 void stop_ring_job(RingState& state) {
   state.stopped = true;
+  unregister(state);
   for (std::size_t r = 0; r < state.actors.size(); ++r)
     if (!state.rank_finished[r]) state.actors[r]->kill();
 }

@@ -18,8 +18,16 @@ struct RingJob {
   std::vector<simgrid::s4u::Host*> ranks;   // ring order
   std::vector<double> flops_per_iteration;  // per rank
   double gradient_bytes = 0;                // all-reduced per iteration
+  // Last fraction of each iteration's compute that runs while the gradient
+  // ring is in flight (ModelParams::overlap_fraction; perf_model.hpp).
+  double overlap_fraction = 0;
   long long iterations = 0;
   long long iterations_per_macro = 1;  // k
+  // Adaptive macro-iterations: while the ring shares a link with another
+  // running ring, its macro-iterations are single iterations (k = 1), so
+  // contention is simulated iteration by iteration; alone on its links a
+  // ring is exact for any k (docs/PERFORMANCE.md).
+  bool per_iteration_when_contended = false;
 };
 
 // k = ceil(iterations / M); M <= 0 means one iteration per macro-iteration

@@ -7,6 +7,7 @@
 
 #include "row_parsers.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/transformer_models.hpp"
 
 namespace vnsim::traces_detail {
 namespace {
@@ -17,7 +18,7 @@ const std::set<std::string, std::less<>>& known_fields() {
   static const std::set<std::string, std::less<>> fields = {
       "id",           "submit_s",   "model",    "gpus",   "virtual_nodes",
       "global_batch", "iterations", "gpu_type", "status", "trace_duration_s",
-      "vc",           "user"};
+      "vc",           "user",       "tp",       "pp",     "micro_batch_size"};
   return fields;
 }
 
@@ -74,7 +75,8 @@ JobSpec parse_jsonl_row(std::string_view line, const ModelCatalog& models) {
   job.gpus = static_cast<int>(integer_field(obj.at("gpus"), "gpus", 1, kIntMax));
   if (obj.contains("model")) {
     job.model = string_field(obj.at("model"), "model");
-    if (!job.model.empty() && models.find(job.model) == nullptr)
+    if (!job.model.empty() && models.find(job.model) == nullptr &&
+        find_transformer_model(job.model) == nullptr)
       throw RowError{"unknown model '" + job.model + "'"};
   }
   if (obj.contains("virtual_nodes"))
@@ -97,6 +99,13 @@ JobSpec parse_jsonl_row(std::string_view line, const ModelCatalog& models) {
   }
   if (obj.contains("trace_duration_s"))
     job.trace_duration_s = number_field(obj.at("trace_duration_s"), "trace_duration_s");
+  // Layout validity against the cluster is checked at submission (jobs.csv
+  // reason), like every other cluster-dependent property.
+  if (obj.contains("tp")) job.tp = static_cast<int>(integer_field(obj.at("tp"), "tp", 1, kIntMax));
+  if (obj.contains("pp")) job.pp = static_cast<int>(integer_field(obj.at("pp"), "pp", 1, kIntMax));
+  if (obj.contains("micro_batch_size"))
+    job.micro_batch_size =
+        static_cast<int>(integer_field(obj.at("micro_batch_size"), "micro_batch_size", 1, kIntMax));
   if (obj.contains("vc")) job.vc = string_field(obj.at("vc"), "vc");
   if (obj.contains("user")) job.user = string_field(obj.at("user"), "user");
   return job;

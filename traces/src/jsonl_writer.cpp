@@ -15,6 +15,10 @@ std::string to_jsonl_line(const JobSpec& job) {
   obj["gpus"] = job.gpus;
   obj["virtual_nodes"] = job.virtual_nodes;
   obj["global_batch"] = job.global_batch;
+  // Only layout jobs carry these, so pure-DP files stay as they were.
+  if (job.tp != 1) obj["tp"] = job.tp;
+  if (job.pp != 1) obj["pp"] = job.pp;
+  if (job.micro_batch_size != 1) obj["micro_batch_size"] = job.micro_batch_size;
   obj["iterations"] = job.iterations;
   if (job.gpu_type) obj["gpu_type"] = *job.gpu_type;
   obj["status"] = to_string(job.status);

@@ -66,6 +66,28 @@ TEST(Jsonl, LineLayout) {
             R"("iterations":0,"status":"pass","vc":""})");
 }
 
+TEST(Jsonl, LayoutFieldsRoundTripAndArePrintedOnlyWhenSet) {
+  JobSpec j;
+  j.id = "gpt";
+  j.model = "megatron-1t";
+  j.gpus = 3072;
+  j.global_batch = 3072;
+  j.tp = 8;
+  j.pp = 64;
+  j.micro_batch_size = 2;
+  const std::string line = to_jsonl_line(j);
+  EXPECT_NE(line.find(R"("tp":8,"pp":64,"micro_batch_size":2)"), std::string::npos) << line;
+  const std::string path = ::testing::TempDir() + "vnsim_jsonl_layout.jsonl";
+  write_jsonl(path, {j});
+  const auto r = read_trace(path, "", BadRowPolicy::Fail);
+  ASSERT_EQ(r.jobs.size(), 1u);
+  EXPECT_EQ(r.jobs[0].model, "megatron-1t");
+  EXPECT_EQ(r.jobs[0].tp, 8);
+  EXPECT_EQ(r.jobs[0].pp, 64);
+  EXPECT_EQ(r.jobs[0].micro_batch_size, 2);
+  EXPECT_EQ(to_jsonl_line(sample_jobs()[2]).find("tp"), std::string::npos);
+}
+
 TEST(Jsonl, BadRows) {
   const std::string file = trace_data("jobs_bad_rows.jsonl");
   const auto r = read_trace(file, "", BadRowPolicy::Skip);

@@ -12,7 +12,19 @@
 
 namespace vnsim {
 
-enum class CollectiveOp { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv };
+// PushPull: parameter-server exchange, every worker pushes its gradient to
+// the servers (1/servers to each) and then pulls the new weights back
+// (build_push_pull_schedule; build_schedule uses ranks[0] as the one server).
+enum class CollectiveOp {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  Broadcast,
+  Reduce,
+  AllToAll,
+  SendRecv,
+  PushPull
+};
 // Tree = binomial-tree reduce then broadcast (not NCCL's pipelined double
 // binary tree); Hierarchical = intra-node reduce-scatter, inter-node ring
 // all-reduce, intra-node all-gather. Auto = NCCL-like choice (choose_algorithm).
@@ -69,6 +81,13 @@ double phase_time(const Topology& topo, const std::vector<GpuId>& ranks, const P
 double schedule_time(const Topology& topo, const CollectiveSchedule& schedule);
 // One point-to-point message: route latency + bytes / bottleneck bandwidth.
 double p2p_time(const Topology& topo, GpuId src, GpuId dst, double bytes);
+
+// Parameter-server push then pull of `bytes` per worker: ranks = servers
+// then workers. Phase 1: each worker sends bytes/servers to every server;
+// phase 2: each server sends bytes/servers to every worker. Throws
+// InputError without a server or a worker.
+CollectiveSchedule build_push_pull_schedule(const std::vector<GpuId>& servers,
+                                            const std::vector<GpuId>& workers, double bytes);
 
 // NCCL's choice between ring and tree for all-reduce, from its tuning model
 // (collectives_and_nccl.md §3, Simple protocol): time = latency + bytes/bw,

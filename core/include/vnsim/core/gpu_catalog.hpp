@@ -15,6 +15,12 @@ struct GpuType {
   double peak_flops = 0;                         // dense fp16/bf16 tensor flop/s, for SimGrid host speed
   double relative_speed = 1.0;                   // default speed vs the reference GPU
   std::map<std::string, double> speed_by_model;  // per-model overrides
+  // Energy and cost accounting (docs/ELASTICITY.md, "Cost and energy"); 0 when
+  // the catalog does not give them.
+  double busy_watts = 0;             // board power while a job holds the GPU
+  double idle_watts = 0;             // board power while it is free
+  double usd_per_gpu_hour = 0;       // on-demand price
+  double spot_usd_per_gpu_hour = 0;  // spot price
   double speed_for(const std::string& model) const;
 };
 

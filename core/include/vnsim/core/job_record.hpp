@@ -26,9 +26,32 @@ struct JobRecord {
   std::string model;
   long long iterations = 0;
   double gpu_seconds = 0;  // GPU-time held (attained service)
+  double lost_work_s = 0;  // progress lost to preemptions/revocations since the last checkpoint
+  double energy_j = 0;     // busy power of the GPUs held x time held
+  double cost_usd = 0;     // GPU time held x its on-demand or spot price
 
   double wait_s() const { return start_s >= 0 ? start_s - submit_s : -1; }
   double jct_s() const { return finish_s >= 0 ? finish_s - submit_s : -1; }
+};
+
+// Cost and energy of the whole run, per GPU type (docs/OUTPUTS.md, summary.json
+// "cost" and "energy"). Empty per_type: not computed, not written.
+struct GpuTypeUsage {
+  std::string type;
+  int gpus = 0;
+  double on_demand_busy_gpu_s = 0;  // held by jobs, on on-demand nodes
+  double spot_busy_gpu_s = 0;       // held by jobs, on spot nodes
+  double idle_gpu_s = 0;            // up and free during [0, makespan]
+  double down_gpu_s = 0;            // revoked or failed during [0, makespan]
+  double cost_usd = 0;              // busy GPU time x price
+  double busy_energy_j = 0;
+  double idle_energy_j = 0;
+};
+struct ResourceUsage {
+  std::vector<GpuTypeUsage> per_type;
+  long long node_events = 0;  // revocations and failures that happened
+  long long jobs_revoked = 0;
+  double lost_work_s = 0;
 };
 
 struct RunInfo {  // facts about the run itself, for summary.json
@@ -42,6 +65,7 @@ struct RunInfo {  // facts about the run itself, for summary.json
   int total_gpus = 0;
   std::string simgrid_version;  // filled by the caller (core never includes SimGrid)
   std::string vnsim_version;    // filled by the caller (the CLI knows its build version)
+  ResourceUsage usage;          // from the replay; written to summary.json when not empty
 };
 
 // jobs.csv: one row per job, Batsim column names where the meaning matches.

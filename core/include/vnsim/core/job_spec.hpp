@@ -13,11 +13,18 @@ TraceStatus trace_status_from_string(const std::string& s);  // throws InputErro
 
 struct JobSpec {
   std::string id;
-  double submit_s = 0;                  // seconds from the trace's first submission
-  std::string model;                    // ModelCatalog name
-  int gpus = 1;                         // requested GPUs (P)
-  int virtual_nodes = 0;                // V (VirtualFlow); 0 in input means "= gpus"
-  int global_batch = 0;                 // samples per optimizer step
+  double submit_s = 0;    // seconds from the trace's first submission
+  std::string model;      // ModelCatalog name
+  int gpus = 1;           // requested GPUs (P)
+  int virtual_nodes = 0;  // V (VirtualFlow); 0 in input means "= gpus"
+  int global_batch = 0;   // samples per optimizer step
+  // Parallel layout DP x TP x PP (docs/TRACES.md, core/parallel_layout.hpp):
+  // tensor- and pipeline-parallel degrees, data parallelism = gpus / (tp*pp).
+  // 1 x 1 is pure data parallelism. micro_batch_size: sequences per
+  // pipeline micro-batch of a transformer job.
+  int tp = 1;
+  int pp = 1;
+  int micro_batch_size = 1;
   std::int64_t iterations = 0;          // total work, optimizer steps
   std::optional<std::string> gpu_type;  // constraint: run only on this type
   TraceStatus status = TraceStatus::Unknown;

@@ -24,6 +24,10 @@ struct ModelParams {
   int initial_batch = 1;        // M0: smallest global batch validated
   int max_global_batch = 1;
   double overlap_gamma = 1.0;  // Pollux gamma-norm of compute/sync overlap (1 = none)
+  // Fraction f of a step's compute (the tail of the backward pass) during
+  // which bucketed gradient all-reduce runs, as in DDP: step = (1-f)*C +
+  // max(f*C, A). 0 = no overlap (the catalog default), 1 = full overlap.
+  double overlap_fraction = 0.0;
 
   double micro_batch_time_s(double local_batch) const {
     return alpha_compute_s + beta_compute_s * local_batch;

@@ -24,8 +24,14 @@ Placement spread_virtual_nodes(std::vector<GpuId> gpus, int virtual_nodes);
 struct IterationBreakdown {
   double compute_s = 0;    // slowest GPU's micro-batches, one after another
   double allreduce_s = 0;  // ring all-reduce of the gradient, idle network
-  double total_s = 0;      // compute + allreduce (no overlap modelled yet)
+  double total_s = 0;      // overlapped_step_s(compute, allreduce, model's overlap_fraction)
 };
+
+// One step with bucketed all-reduce overlapping the last fraction f of the
+// compute (DDP-like): (1-f)*compute + max(f*compute, allreduce). f = 0 is
+// compute + allreduce, f = 1 is max(compute, allreduce). Throws unless f is
+// in [0, 1].
+double overlapped_step_s(double compute_s, double allreduce_s, double overlap_fraction);
 
 // Ring all-reduce of `bytes` over `ring` (in ring order) on an idle network:
 // 2(N-1) steps, each paying the slowest hop's latency + (bytes/N)/bandwidth.

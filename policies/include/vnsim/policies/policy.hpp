@@ -74,7 +74,7 @@ struct SchedulerInput {
 
 struct StartJob {
   JobIndex job;
-  Placement placement;
+  Placement placement;  // its vn_per_gpu (when given) sets the job's virtual nodes
 };
 struct PreemptJob {
   JobIndex job;
@@ -88,7 +88,9 @@ struct ResizeJob {
   JobIndex job;
   Placement placement;
   ResizeMode mode = ResizeMode::InPlace;
-  int global_batch = 0;  // new global batch (adaptive batch size); 0 = keep
+  // New global batch (adaptive batch size); 0 = keep. With a new batch the
+  // virtual-node count may change with it (sum of placement.vn_per_gpu).
+  int global_batch = 0;
 };
 struct RejectJob {
   JobIndex job;

@@ -14,12 +14,47 @@
 
 namespace vnsim {
 
+// A node leaves the cluster at `time_s` (spot revocation or failure) and comes
+// back `down_s` later. Jobs on it lose their work since their last checkpoint
+// and go back to the queue (docs/SPOT.md).
+struct NodeEvent {
+  double time_s = 0;
+  NodeId node = 0;
+  double down_s = 0;
+};
+
 struct ReplayOptions {
   // Multi-node jobs run as this many macro-iterations (k = ceil(iters/M)
   // iterations each), so cost does not grow with iteration counts. 0 means
   // k = 1 (every iteration simulated); negative is invalid. The default is
-  // chosen in docs/PERFORMANCE.md, "Macro-iterations: fidelity vs cost".
-  int macro_iterations = 10;
+  // chosen in docs/PERFORMANCE.md, "Macro-iterations: fidelity vs cost":
+  // with per_iteration_when_contended, M = 100 keeps every job's JCT within
+  // 1% of per-iteration simulation (sim/tests/macro_iteration_fidelity_test).
+  int macro_iterations = 100;
+  // While a multi-node job's ring shares a link (NIC, uplink) with another
+  // running ring, simulate it iteration by iteration (k = 1) whatever M is;
+  // alone on its links a ring is exact for any k. See docs/PERFORMANCE.md.
+  bool per_iteration_when_contended = true;
+  // Heterogeneous jobs (VirtualFlow): a started job whose GPUs span several
+  // types gets its virtual nodes from the split solver (faster types run
+  // more), replacing the policy's vn_per_gpu. Off: the policy's split is
+  // used as given (docs/HETEROGENEITY.md).
+  bool heterogeneous_split = false;
+  // Jobs write a checkpoint every this many seconds of progress (the write
+  // overlaps training). A preempted or revoked job keeps the work up to its
+  // last checkpoint and pays a restore (restart delay + state / storage
+  // bandwidth, ElasticitySpec) when it runs again. 0 = the Tiresias
+  // convention: preemption is free and keeps every whole iteration
+  // (docs/ELASTICITY.md).
+  double checkpoint_interval_s = 0;
+  // Node revocations and failures: explicit events, plus Poisson events at
+  // these rates per node-hour (spot nodes only, all nodes), each taking a
+  // node down for node_down_s. Drawn from `seed`.
+  std::vector<NodeEvent> node_events;
+  double revocation_rate_per_node_hour = 0;
+  double failure_rate_per_node_hour = 0;
+  double node_down_s = 600;
+  unsigned long long seed = 1;
   // Called now and then with (jobs finished or rejected, jobs total).
   std::function<void(std::size_t, std::size_t)> progress;
 };
@@ -38,6 +73,7 @@ struct ReplayResult {
   std::vector<AllocationEvent> allocations;
   double simulated_end_s = 0;
   double scheduler_wall_s = 0;  // wall time spent inside Policy::decide
+  ResourceUsage usage;          // cost and energy per GPU type, revocations
 };
 
 // Runs the whole replay in this process. SimGrid allows one engine per

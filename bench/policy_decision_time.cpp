@@ -1,0 +1,172 @@
+// Decision time of every registered policy (docs/PERFORMANCE.md, "Policy
+// decision time"): a 2,496-GPU cluster of 312 nodes x 8 GPUs in 13 racks of
+// four GPU types, 500 running jobs holding about 950 GPUs and 1,000 queued
+// jobs (Philly GPU-count mix), one decide() call on a fresh policy each
+// repetition (the first call of a round-based policy solves its whole
+// allocation). Prints a markdown table of wall-clock milliseconds.
+//   build/bench/policy_decision_time [repetitions=5] [seed=1] [policy=all]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "vnsim/core/feasibility.hpp"
+#include "vnsim/core/units.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace {
+
+using namespace vnsim;
+
+constexpr int kRacks = 13;
+constexpr int kNodesPerRack = 24;
+constexpr int kGpusPerNode = 8;
+constexpr std::size_t kRunning = 500;
+constexpr std::size_t kQueued = 1000;
+
+// Racks cycle through four GPU types, so heterogeneity-aware policies see
+// a real type choice.
+ClusterSpec bench_cluster() {
+  const std::vector<std::string> types = {"V100", "P100", "K80", "A100"};
+  ClusterSpec spec;
+  spec.name = "bench-2496";
+  for (int r = 0; r < kRacks; ++r) {
+    RackSpec rack;
+    rack.name = "r" + std::to_string(r);
+    rack.oversubscription = 2.0;
+    rack.uplink_latency_s = units::us_to_s(1);
+    for (int n = 0; n < kNodesPerRack; ++n) {
+      NodeSpec node;
+      node.name = rack.name + "n" + std::to_string(n);
+      node.gpu_types.assign(kGpusPerNode, types[r % types.size()]);
+      node.intra = IntraNodeLink{IntraLinkKind::NVLink, 150e9, units::us_to_s(1)};
+      node.nic_bandwidth_Bps = units::gbps_to_Bps(100);
+      node.nic_latency_s = units::us_to_s(1);
+      rack.nodes.push_back(node);
+    }
+    spec.racks.push_back(rack);
+  }
+  return spec;
+}
+
+// Philly GPU-count mix (algorithms.md §5.6: 1/2/4/8 GPUs with 70/10/15/5%),
+// a builtin model chosen uniformly, its default local batch, 1e3-1e5 steps.
+std::vector<JobSpec> bench_jobs(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const ModelCatalog& models = ModelCatalog::builtin();
+  const std::vector<std::string> names = models.names();
+  std::discrete_distribution<int> size_pick({70, 10, 15, 5});
+  std::uniform_int_distribution<std::size_t> model_pick(0, names.size() - 1);
+  std::uniform_real_distribution<double> log_steps(3, 5);
+  std::vector<JobSpec> jobs(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    JobSpec& j = jobs[i];
+    j.id = "j" + std::to_string(i);
+    j.gpus = 1 << size_pick(rng);
+    j.model = names[model_pick(rng)];
+    j.global_batch = models.at(j.model).default_local_batch * j.gpus;
+    j.iterations = static_cast<std::int64_t>(std::pow(10.0, log_steps(rng)));
+    j.submit_s = static_cast<double>(i);
+  }
+  return jobs;
+}
+
+struct Workload {
+  explicit Workload(std::uint64_t seed)
+      : cluster(bench_cluster()),
+        topology(cluster),
+        view(cluster, topology),
+        jobs(bench_jobs(kRunning + kQueued, seed)) {
+    std::vector<int> free_on_node(cluster.node_count(), kGpusPerNode);
+    std::mt19937_64 rng(seed + 1);
+    std::uniform_real_distribution<double> remaining(600, 36000);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const JobSpec& j = jobs[i];
+      const GpuTypeMask allowed =
+          allowed_gpu_types(j, cluster, GpuCatalog::builtin(), ModelCatalog::builtin());
+      if (i < kRunning) {
+        // First node of an allowed type with room: sizes divide 8, so whole
+        // jobs fit inside one node.
+        for (NodeId n = 0; n < cluster.node_count(); ++n) {
+          if (free_on_node[n] < j.gpus || (cluster.node_type_mask(n) & allowed) == 0) continue;
+          std::vector<GpuId> gpus = view.free_gpus_on_node(n);
+          gpus.resize(j.gpus);
+          view.allocate(gpus, i);
+          free_on_node[n] -= j.gpus;
+          const double start = 500.0 + static_cast<double>(i);
+          running.push_back(RunningJob{i, &j, spread_virtual_nodes(gpus, j.effective_virtual_nodes()), start,
+                                       j.gpus * 600.0, remaining(rng)});
+          break;
+        }
+      } else {
+        queued.push_back(QueuedJob{i, &j, 0, remaining(rng), allowed});
+      }
+    }
+  }
+  SchedulerInput input() const {
+    SchedulerInput in;
+    in.now_s = 3600;
+    in.view = &view;
+    in.running = running;
+    in.queued = queued;
+    return in;
+  }
+  Cluster cluster;
+  Topology topology;
+  ClusterView view;
+  std::vector<JobSpec> jobs;
+  std::vector<RunningJob> running;
+  std::vector<QueuedJob> queued;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
+  const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+  const Workload w(seed);
+  int held = 0;
+  for (const RunningJob& r : w.running) held += static_cast<int>(r.placement.gpus.size());
+  std::printf(
+      "cluster: %d GPUs (%d nodes); running jobs: %zu on %d GPUs; queued jobs: %zu; repetitions: %d\n\n",
+      w.cluster.gpu_count(), w.cluster.node_count(), w.running.size(), held, w.queued.size(), reps);
+  std::printf("| policy | median ms | min ms | max ms | decisions |\n|---|---:|---:|---:|---:|\n");
+  const std::string only = argc > 3 ? argv[3] : "";
+  // Every registered policy with its defaults, plus Gavel's other objectives.
+  struct Variant {
+    std::string name;
+    PolicyParams params;
+  };
+  std::vector<Variant> variants;
+  for (const std::string& name : policy_names()) {
+    variants.push_back({name, {}});
+    if (name == "gavel")
+      for (const char* objective : {"finish_time_fairness", "makespan"})
+        variants.push_back({name, {{"objective", objective}}});
+  }
+  for (const auto& [name, params] : variants) {
+    if (!only.empty() && name != only) continue;
+    std::string label = name;
+    for (const auto& [key, value] : params) label += " " + key + "=" + value;
+    std::vector<double> ms;
+    std::size_t decisions = 0;
+    for (int r = 0; r < reps; ++r) {
+      auto policy = make_policy(name, params);
+      const SchedulerInput in = w.input();
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::vector<Decision> out = policy->decide(in);
+      const auto t1 = std::chrono::steady_clock::now();
+      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      decisions = out.size();
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("| %s | %.1f | %.1f | %.1f | %zu |\n", label.c_str(), ms[ms.size() / 2], ms.front(),
+                ms.back(), decisions);
+    std::fflush(stdout);
+  }
+  return 0;
+}

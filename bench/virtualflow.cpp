@@ -1,0 +1,220 @@
+// VirtualFlow experiments (docs/HETEROGENEITY.md). SimGrid allows one engine
+// per process, so each replay is one invocation:
+//   virtualflow repro P            fixed-V imagenet job on P V100s (testbed)
+//   virtualflow hetero-sim TYPES   imagenet, V = 16, on 4 V100 (+ 4 P100/K80)
+//                                  with the engine's heterogeneous split;
+//                                  TYPES = v100 | v100+p100 | v100+k80
+//   virtualflow hetero-profiles    solver only, Gavel-derived profiles:
+//                                  V100-only vs V100 + P100/K80 throughput
+// repro reads ../shared/profiles/pollux/imagenet/validation-<B>.csv through
+// VNSIM_SHARED to print the convergence curve per sample.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "vnsim/core/hetero_split.hpp"
+#include "vnsim/core/perf_model.hpp"
+#include "vnsim/core/throughput_profile.hpp"
+#include "vnsim/core/topology.hpp"
+#include "vnsim/core/units.hpp"
+#include "vnsim/sim/replay.hpp"
+
+namespace {
+
+using namespace vnsim;
+
+// One rack; node n has gpus_per_node GPUs of types[n]; NVLink inside a node
+// (300 GB/s), one 100 Gb/s NIC per node, non-blocking uplink.
+ClusterSpec nodes_of(const std::vector<std::string>& types, int gpus_per_node) {
+  ClusterSpec spec;
+  spec.name = "virtualflow-bench";
+  spec.link_efficiency = 1.0;
+  RackSpec rack;
+  rack.name = "r0";
+  rack.oversubscription = 1.0;
+  rack.uplink_latency_s = units::us_to_s(1);
+  for (std::size_t n = 0; n < types.size(); ++n) {
+    NodeSpec node;
+    node.name = "n" + std::to_string(n);
+    node.gpu_types.assign(gpus_per_node, types[n]);
+    node.intra = IntraNodeLink{IntraLinkKind::NVLink, 300e9, units::us_to_s(0.5)};
+    node.nic_bandwidth_Bps = units::gbps_to_Bps(100);
+    node.nic_latency_s = units::us_to_s(1);
+    rack.nodes.push_back(node);
+  }
+  spec.racks.push_back(rack);
+  return spec;
+}
+
+// Starts each job once on the first `gpus` GPUs; the engine does the rest.
+class StartOnFirst : public Policy {
+ public:
+  explicit StartOnFirst(int gpus) : gpus_(gpus) {}
+  std::string name() const override { return "start-on-first"; }
+  std::vector<Decision> decide(const SchedulerInput& in) override {
+    std::vector<Decision> out;
+    if (in.queued.empty() || !in.view->is_free(0)) return out;
+    std::vector<GpuId> gpus;
+    for (int g = 0; g < gpus_; ++g) gpus.push_back(g);
+    out.push_back(StartJob{in.queued.front().index,
+                           spread_virtual_nodes(gpus, in.queued.front().spec->effective_virtual_nodes())});
+    return out;
+  }
+
+ private:
+  int gpus_;
+};
+
+struct Row {
+  long long iteration;
+  double metric;
+};
+
+std::vector<Row> validation_rows(int batch) {
+  const char* shared = std::getenv("VNSIM_SHARED");
+  if (shared == nullptr) return {};
+  const std::string path =
+      std::string(shared) + "/profiles/pollux/imagenet/validation-" + std::to_string(batch) + ".csv";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::vector<Row> rows;
+  std::string line;
+  std::getline(in, line);  // header: progress,iteration,metric,grad_sqr,grad_var
+  while (std::getline(in, line)) {
+    std::stringstream fields(line);
+    std::string progress, iteration, metric;
+    std::getline(fields, progress, ',');
+    std::getline(fields, iteration, ',');
+    std::getline(fields, metric, ',');
+    rows.push_back(Row{std::stoll(iteration), std::stod(metric)});
+  }
+  return rows;
+}
+
+double replay_one(const Cluster& cluster, const JobSpec& job, int gpus, bool hetero) {
+  StartOnFirst policy(gpus);
+  ReplayOptions options;
+  options.heterogeneous_split = hetero;
+  const ReplayResult r =
+      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), {job}, policy, options);
+  if (r.jobs[0].state != FinalState::Completed) throw std::runtime_error("job rejected: " + r.jobs[0].reason);
+  return r.jobs[0].finish_s - r.jobs[0].start_s;
+}
+
+// Fixed V = 8 virtual nodes of 200 samples (B = 1600) on P = 1, 2, 4, 8 V100s.
+int repro(int p) {
+  constexpr int kVirtualNodes = 8;
+  constexpr int kGlobalBatch = 1600;
+  const std::vector<Row> rows = validation_rows(kGlobalBatch);
+  const long long iterations = rows.empty() ? 5000 : rows.back().iteration;
+  Cluster cluster(nodes_of({"V100", "V100"}, 4));
+  JobSpec job;
+  job.id = "repro";
+  job.model = "imagenet";
+  job.gpus = p;
+  job.virtual_nodes = kVirtualNodes;
+  job.global_batch = kGlobalBatch;
+  job.iterations = iterations;
+  const double run_s = replay_one(cluster, job, p, false);
+  const double iter_s = run_s / static_cast<double>(iterations);
+  std::printf(
+      "P=%d V=%d vn_per_gpu=%d vn_batch=%d global_batch=%d iterations=%lld iteration_s=%.4f run_h=%.3f\n", p,
+      kVirtualNodes, kVirtualNodes / p, kGlobalBatch / kVirtualNodes, kGlobalBatch, iterations, iter_s,
+      run_s / 3600);
+  std::printf("iteration\tsamples\ttop1\ttime_h\n");
+  for (const Row& r : rows)
+    std::printf("%lld\t%lld\t%.5f\t%.3f\n", r.iteration, r.iteration * kGlobalBatch, r.metric,
+                r.iteration * iter_s / 3600);
+  return 0;
+}
+
+// imagenet (ResNet-50) with V = 16 virtual nodes of 32 samples (B = 512).
+int hetero_sim(const std::string& types) {
+  constexpr int kIterations = 2000;
+  std::vector<std::string> nodes{"V100"};
+  if (types == "v100+p100") nodes.push_back("P100");
+  if (types == "v100+k80") nodes.push_back("K80");
+  if (types != "v100" && nodes.size() == 1) throw std::invalid_argument("unknown TYPES '" + types + "'");
+  Cluster cluster(nodes_of(nodes, 4));
+  JobSpec job;
+  job.id = "hetero";
+  job.model = "imagenet";
+  job.gpus = cluster.gpu_count();
+  job.virtual_nodes = 16;
+  job.global_batch = 512;
+  job.iterations = kIterations;
+  const double run_s = replay_one(cluster, job, cluster.gpu_count(), true);
+  std::printf("types=%s gpus=%d V=16 B=512 iteration_s=%.4f samples_per_s=%.1f\n", types.c_str(),
+              cluster.gpu_count(), run_s / kIterations, 512.0 * kIterations / run_s);
+  return 0;
+}
+
+// Solver on Gavel-derived profiles: 4 V100 on one node, plus 4 slower GPUs
+// on a second node (the collective then crosses the NIC).
+int hetero_profiles() {
+  const ThroughputProfiles& profiles = ThroughputProfiles::builtin();
+  const ModelCatalog& models = ModelCatalog::builtin();
+  struct Case {
+    const char* family;
+    const char* model;  // for the gradient size
+    int global_batch;
+  };
+  const std::vector<Case> cases = {{"ResNet-50", "imagenet", 512},
+                                   {"ResNet-18", "cifar10", 1024},
+                                   {"Transformer", "bert", 512},
+                                   {"LM", "deepspeech2", 320}};
+  std::printf("family\tB\tslow\tmode\tv100_only_sps\tmixed_sps\tgain_pct\tv100_local\tslow_local\n");
+  for (const Case& c : cases) {
+    const double bytes = models.at(c.model).gradient_bytes;
+    for (const char* slow : {"P100", "K80"}) {
+      const Cluster cluster(nodes_of({"V100", slow}, 4));
+      const Topology topo(cluster);
+      const double ring_v100 = ring_allreduce_time_s(topo, {0, 1, 2, 3}, bytes);
+      const double ring_mixed = ring_allreduce_time_s(topo, {0, 1, 2, 3, 4, 5, 6, 7}, bytes);
+      const ThroughputProfile& v = *profiles.find(c.family, "V100");
+      const ThroughputProfile& s = *profiles.find(c.family, slow);
+      // Batch mode: any integer local batch, micro-batches up to the
+      // largest profiled batch.
+      const HeteroSplit alone = split_batch({v.group("V100", 4)}, c.global_batch, ring_v100);
+      const HeteroSplit mixed =
+          split_batch({v.group("V100", 4), s.group(slow, 4)}, c.global_batch, ring_mixed);
+      std::printf("%s\t%d\t%s\tbatch\t%.1f\t%.1f\t%+.1f\t%d\t%d\n", c.family, c.global_batch, slow,
+                  c.global_batch / alone.total_s, c.global_batch / mixed.total_s,
+                  100 * (alone.total_s / mixed.total_s - 1), mixed.max_units_per_group[0],
+                  mixed.max_units_per_group[1]);
+      // Virtual-node mode: V = 16 equal virtual nodes (4 per V100 alone).
+      const int v_count = 16;
+      const int vn_batch = c.global_batch / v_count;
+      const HeteroSplit vn_alone =
+          split_virtual_nodes({v.group("V100", 4)}, v_count, c.global_batch, ring_v100);
+      const HeteroSplit vn_mixed =
+          split_virtual_nodes({v.group("V100", 4), s.group(slow, 4)}, v_count, c.global_batch, ring_mixed);
+      std::printf("%s\t%d\t%s\tvn(V=%d)\t%.1f\t%.1f\t%+.1f\t%d\t%d\n", c.family, c.global_batch, slow,
+                  v_count, c.global_batch / vn_alone.total_s, c.global_batch / vn_mixed.total_s,
+                  100 * (vn_alone.total_s / vn_mixed.total_s - 1), vn_mixed.max_units_per_group[0] * vn_batch,
+                  vn_mixed.max_units_per_group[1] * vn_batch);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "repro" && argc == 3) return repro(std::stoi(argv[2]));
+    if (mode == "hetero-sim" && argc == 3) return hetero_sim(argv[2]);
+    if (mode == "hetero-profiles") return hetero_profiles();
+    std::fprintf(stderr,
+                 "usage: virtualflow repro P | hetero-sim v100|v100+p100|v100+k80 | hetero-profiles\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "virtualflow: %s\n", e.what());
+    return 1;
+  }
+}

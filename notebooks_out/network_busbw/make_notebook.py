@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""Writes and executes busbw.ipynb, which plots the simulated ring all-reduce
+busbw of dgx-h100 (busbw_<gpus>.csv, from bench/busbw_sweep) next to the
+published NCCL figures. Debian python3 with matplotlib, nbformat, nbconvert.
+Usage: /usr/bin/python3 make_notebook.py   (run in this folder)"""
+import nbformat
+from nbconvert.preprocessors import ExecutePreprocessor
+
+INTRO = """# Ring all-reduce busbw on `dgx-h100`: vnsim vs published figures
+
+Simulated with `bench/busbw_sweep` (SimGrid, ring forced, idle network) on the
+`dgx-h100` preset: 18 NVLink4 links x 200 Gbit/s at efficiency 0.824, and
+8 x 400G NICs per node at efficiency 0.94 (docs/CLUSTER_SPEC.md, "Calibration knobs").
+The 512-GPU cluster is the same preset with 4 racks of 16 nodes (README.md here).
+
+Published (../shared/reference/collectives_and_nccl.md section 4):
+- 8 x H100 over NVLink, ring: about 370 GB/s (NCCL with ~20% protocol overhead on 450 GB/s);
+- 400G NDR InfiniBand: 46-48 GB/s per NIC, so 368-384 GB/s busbw across nodes with 8 NICs per node."""
+
+CODE = """import csv
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+runs = {}
+for gpus in (8, 64, 512):
+    with open(f"busbw_{gpus}.csv") as f:
+        rows = list(csv.DictReader(f))
+    runs[gpus] = ([float(r["bytes"]) for r in rows], [float(r["busbw_GBps"]) for r in rows],
+                  [float(r["simulated_s"]) / float(r["analytic_s"]) for r in rows])
+
+fig, ax = plt.subplots(figsize=(8, 5))
+for gpus, (sizes, busbw, _) in runs.items():
+    ax.plot(sizes, busbw, marker="o", label=f"vnsim, {gpus} GPUs")
+ax.axhline(370, color="gray", linestyle="--", label="published 8 GPUs NVLink ring (~370)")
+ax.axhspan(368, 384, color="orange", alpha=0.2, label="published multi-node, 8 x 46-48 GB/s")
+ax.set_xscale("log", base=2)
+ax.set_xlabel("message size (bytes)")
+ax.set_ylabel("busbw (GB/s)")
+ax.set_title("dgx-h100 ring all-reduce busbw")
+ax.grid(True, which="both", alpha=0.3)
+ax.legend(loc="upper left")
+fig.tight_layout()
+fig.savefig("busbw.png", dpi=120)
+
+print(f"{'GPUs':>5} {'bytes':>12} {'busbw GB/s':>11} {'sim/analytic':>13}")
+for gpus, (sizes, busbw, ratio) in runs.items():
+    for s, b, r in zip(sizes, busbw, ratio):
+        if s in (2**20, 2**26, 2**30, 2**32):
+            print(f"{gpus:>5} {s:>12.0f} {b:>11.2f} {r:>13.4f}")"""
+
+nb = nbformat.v4.new_notebook()
+nb.cells = [nbformat.v4.new_markdown_cell(INTRO), nbformat.v4.new_code_cell(CODE)]
+ExecutePreprocessor(timeout=120, kernel_name="python3").preprocess(nb, {"metadata": {"path": "."}})
+nbformat.write(nb, "busbw.ipynb")

@@ -1,0 +1,42 @@
+#pragma once
+// Gavel's allocation LPs (algorithms.md §5.2-5.3), solved with COIN-OR CLP.
+// X[m][j] is the fraction of wall time job m spends on GPU type j, using
+// scale[m] GPUs of that type. Every objective shares Gavel's base
+// constraints: 0 <= X <= 1, sum_j X[m][j] <= 1, sum_m scale[m] X[m][j] <= n_j.
+#include <vector>
+
+namespace vnsim {
+
+struct GavelProblem {
+  std::vector<std::vector<double>> throughput;  // T[m][j], steps/s; 0 = cannot run there
+  std::vector<int> scale;                       // s_m, GPUs the job uses
+  std::vector<double> weight;                   // w_m priority weight; empty = all 1
+  std::vector<int> type_gpus;                   // n_j, GPUs of each type
+  // Finish-time fairness and makespan only:
+  std::vector<double> remaining_steps;  // steps left
+  std::vector<double> since_start_s;    // now - submission
+  std::vector<double> isolated_cum_s;   // time the done steps took at the isolated share
+};
+
+struct GavelAllocation {
+  std::vector<std::vector<double>> x;  // X[m][j], clipped to [0, 1]
+  double value = 0;                    // min normalised throughput, max rho, or makespan (s)
+};
+
+// maximize min_m (s_m / w_m) * sum_j T[m][j] X[m][j] / T_eq[m], T_eq the
+// throughput under the equal share x_eq[j] = n_j / M (rows scaled to <= 1).
+GavelAllocation gavel_max_min_fairness(const GavelProblem& problem);
+// minimize max_m rho_m(X) = (since_start + rem / thr(X)) / (isolated_cum +
+// rem / T_iso), T_iso on an isolated 1/M share; bisection on rho over
+// feasibility LPs (thr(X) >= rem / (rho D - since_start)) until hi/lo < 1.05.
+GavelAllocation gavel_finish_time_fairness(const GavelProblem& problem);
+// minimize T such that every job can finish its remaining steps by T:
+// bisection on T in [100 s, 1e6 s] (widened x10 while infeasible) until
+// hi/lo < 1.05, as Gavel's min_total_duration policy.
+GavelAllocation gavel_min_makespan(const GavelProblem& problem);
+
+// The throughput of job m on the equal share / isolated 1/M share, as above.
+std::vector<double> gavel_equal_share_throughput(const GavelProblem& problem);
+std::vector<double> gavel_isolated_throughput(const GavelProblem& problem);
+
+}  // namespace vnsim

@@ -1,0 +1,85 @@
+#pragma once
+// Gavel (algorithms.md §5): a heterogeneity-aware allocation X[job][GPU type]
+// from an LP (gavel_lp.hpp), turned into who-runs-where by the round
+// mechanism. Every round (360 s) each job m gets priority X[m][j] /
+// fraction[m][j] on type j, fraction being its share of the time type j has
+// given out since the last reset; jobs are picked greedily by priority while
+// their GPUs fit in the type, and running jobs not picked are preempted.
+// Between rounds, GPUs freed by completions are filled, without preemption,
+// with the highest-priority queued jobs (docs/POLICIES.md, "Gavel").
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vnsim/policies/gavel_lp.hpp"
+#include "vnsim/policies/placement.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim {
+
+class TypeThroughput;
+
+enum class GavelObjective { MaxMinFairness, FinishTimeFairness, Makespan };
+// "max_min_fairness" | "finish_time_fairness" | "makespan"; throws InputError.
+GavelObjective gavel_objective_from_string(const std::string& text);
+
+struct GavelParams {
+  GavelObjective objective = GavelObjective::MaxMinFairness;
+  double round_s = 360;   // Gavel scheduler.py time_per_iteration
+  double reset_s = 1920;  // minimum_time_between_allocation_resets
+  std::string placement = "consolidated";
+  std::uint64_t seed = 0;
+};
+
+class GavelPolicy : public Policy {
+ public:
+  explicit GavelPolicy(GavelParams params = {});
+  ~GavelPolicy() override;
+  std::string name() const override { return "gavel"; }
+  std::vector<Decision> decide(const SchedulerInput& input) override;
+  std::optional<double> next_timer_s(double now_s) const override;
+
+  // The allocation of the last LP solve, by job index (empty rows: job not in it).
+  const std::vector<double>& allocation_of(JobIndex job) const;
+
+ private:
+  struct JobMemo {
+    std::vector<double> x;          // X row from the last solve
+    std::vector<double> time_s;     // time received per type since the last reset
+    double accounted_until_s = -1;  // running time counted up to here
+    GpuTypeMask allowed = kAnyGpuType;
+    double steps_done = 0;      // estimated from time run x the type's throughput
+    double isolated_rate = 0;   // steps/s on the isolated 1/M share, at the last solve
+    double isolated_cum_s = 0;  // FTF: time the done steps would take at the isolated share
+  };
+  struct Active {
+    JobIndex index;
+    const JobSpec* spec;
+    const RunningJob* running;  // nullptr when queued
+    std::vector<double> throughput;
+  };
+
+  JobMemo& memo(JobIndex job);
+  void account_time(const SchedulerInput& input);
+  void solve(const SchedulerInput& input, const std::vector<Active>& active);
+  std::vector<double> priorities(const Active& a, const std::vector<double>& type_time) const;
+  std::vector<Decision> round(const SchedulerInput& input, const std::vector<Active>& active);
+  std::vector<Decision> fill(const SchedulerInput& input, const std::vector<Active>& active);
+  std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
+
+  GavelParams params_;
+  std::unique_ptr<PlacementStrategy> placement_;
+  std::unique_ptr<TypeThroughput> throughput_;
+  std::vector<JobMemo> memos_;
+  std::vector<std::pair<JobIndex, int>> planned_;  // moved at the last round: (job, new type)
+  std::vector<JobIndex> solved_for_;               // the job set of the last LP solve
+  double next_round_s_ = -std::numeric_limits<double>::infinity();
+  double last_reset_s_ = 0;
+  bool want_timer_ = false;
+};
+
+}  // namespace vnsim

@@ -1,0 +1,56 @@
+#pragma once
+// What goodput-aware policies (Pollux, Sia, Optimus) believe a job would do
+// on some GPUs: the engine's idle-network perf model (compute of the
+// micro-batches + ring all-reduce over a canonical placement) combined with
+// the statistical efficiency of core/goodput.hpp. These are estimates, not
+// the engine's contended times.
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "vnsim/core/goodput.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/job_spec.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/core/topology.hpp"
+
+namespace vnsim {
+
+class GoodputEstimator {
+ public:
+  explicit GoodputEstimator(const ModelCatalog& models = ModelCatalog::builtin(),
+                            const GpuCatalog& gpus = GpuCatalog::builtin(),
+                            const NoiseScaleCatalog& noise = NoiseScaleCatalog::builtin());
+
+  // Call once per decide(): the caches are per topology.
+  void use_topology(const Topology& topology);
+
+  // Ring all-reduce time of the model's gradient over `replicas` GPUs of
+  // `gpu_type` spread evenly over `nodes` nodes (the first nodes of that type
+  // that hold them). +inf when the cluster has no such placement.
+  double sync_s(const ModelParams& model, const std::string& gpu_type, int nodes, int replicas);
+
+  // The goodput-maximising batch and accumulation on (nodes, replicas), at
+  // `progress` (scale-invariant iterations). Goodput 0 when nothing fits.
+  BatchChoice best(const JobSpec& job, const std::string& gpu_type, double progress, int nodes, int replicas);
+
+  // The job's own global batch on `replicas` GPUs, with the fewest
+  // accumulation steps that fit memory: what a fixed-batch policy (Optimus)
+  // runs. iteration_s = +inf when the batch cannot be split that way.
+  BatchChoice fixed_batch(const JobSpec& job, const std::string& gpu_type, int nodes, int replicas);
+
+  const ModelParams& model(const JobSpec& job) const { return models_.at(job.model); }
+  const NoiseScaleProfile* noise(const JobSpec& job) const { return noise_.find(job.model); }
+  // The job's total work in progress units: its samples over M0.
+  double total_progress(const JobSpec& job) const;
+  int max_local_batch(const JobSpec& job, const std::string& gpu_type) const;
+
+ private:
+  const ModelCatalog& models_;
+  const GpuCatalog& gpus_;
+  const NoiseScaleCatalog& noise_;
+  const Topology* topology_ = nullptr;
+  std::map<std::tuple<std::string, std::string, int, int>, double> sync_cache_;
+};
+
+}  // namespace vnsim

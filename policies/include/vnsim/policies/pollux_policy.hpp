@@ -1,0 +1,92 @@
+#pragma once
+// Pollux (OSDI'21; algorithms.md 7): co-adaptive scheduling on goodput.
+// Every round (60 s) a genetic search looks for the allocation (GPUs per job
+// per node) that maximises the generalised mean, with p = -1, of the jobs'
+// speedups: speedup_j = goodput_j(allocation) / goodput_j(fair share), with
+// the batch size and gradient-accumulation steps chosen per allocation to
+// maximise goodput = throughput x statistical efficiency (core/goodput.hpp).
+// A job whose GPUs change has its speedup multiplied by the restart factor
+// max(T - R delta, 0) / (T + delta) (T = age, R = restarts so far). Jobs move
+// by checkpoint-restart; a job that keeps its GPUs changes batch in place
+// when that raises its goodput by batch_change_gain.
+//
+// Each job's progress is the policy's own estimate (its goodput integrated
+// over time), so phi and thus the best batch follow training as in Pollux's
+// agents; the engine's actual progress is not read.
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "vnsim/policies/goodput_estimator.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim {
+
+struct PolluxParams {
+  double interval_s = 60;  // scheduling round (simulator --interval)
+  double restart_s = 30;   // delta of the restart factor (simulator rescale_time)
+  double p = -1;           // generalised-mean exponent (fairness)
+  int population = 100;
+  int generations = 100;
+  std::uint64_t seed = 0;
+  int max_nodes_per_job = 16;
+  int max_gpus_per_job = 64;
+  double batch_change_gain = 0.05;  // in-place batch change only above this goodput gain
+  // Cap on population x generations x jobs per round: above it the round
+  // runs fewer generations (at least 10), so large clusters stay well under
+  // a second per decision (docs/POLICIES.md).
+  double max_row_evaluations = 2e6;
+};
+
+class PolluxPolicy : public Policy {
+ public:
+  explicit PolluxPolicy(PolluxParams params = {});
+  std::string name() const override { return "pollux"; }
+  std::vector<Decision> decide(const SchedulerInput& input) override;
+  std::optional<double> next_timer_s(double now_s) const override;
+
+  // What the last round decided (for tests): GPUs and batch per job.
+  struct Chosen {
+    int gpus = 0;
+    int nodes = 0;
+    BatchChoice batch;
+  };
+  const std::map<JobIndex, Chosen>& last_round() const { return last_round_; }
+  int last_generations() const { return last_generations_; }
+  // Estimated progress of a job (scale-invariant iterations).
+  double progress_of(JobIndex job) const { return job < memos_.size() ? memos_[job].progress : 0; }
+
+ private:
+  struct Memo {
+    bool seen = false;
+    double progress = 0;
+    double rate = 0;  // progress units per second in its current allocation
+    double last_update_s = 0;
+    double no_progress_until_s = 0;  // restart in progress
+    int restarts = 0;
+    int batch = 0;  // 0 until Pollux sets it (the spec's)
+    int vn_per_gpu = 1;
+    double iteration_s = 0;
+  };
+  class Search;
+  Memo& memo(JobIndex job);
+
+  PolluxParams params_;
+  GoodputEstimator estimator_;
+  std::mt19937_64 rng_;
+  std::vector<Memo> memos_;
+  // Last round's final population, to seed the next search (flat rows:
+  // maps per individual dominated large rounds).
+  struct Population;
+  std::shared_ptr<const Population> previous_;
+  std::map<JobIndex, Chosen> last_round_;
+  int last_generations_ = 0;
+  double next_round_s_ = -std::numeric_limits<double>::infinity();
+};
+
+}  // namespace vnsim

@@ -1,0 +1,32 @@
+#pragma once
+// Sia's allocation ILP (algorithms.md 9): each job takes at most one
+// configuration (GPU type, GPU count); per-type GPU capacity holds. With
+// p < 0 it minimises sum_i sum_c A_ic G_ic^p + lambda (1 - sum_c A_ic)
+// (lambda: the no-allocation penalty); with p > 0 it maximises
+// sum_i sum_c A_ic G_ic^p. Solved with COIN-OR CBC.
+#include <vector>
+
+namespace vnsim {
+
+struct SiaConfig {
+  int type = 0;  // index into SiaIlpProblem::capacity
+  int gpus = 1;
+  int nodes = 1;
+};
+
+struct SiaIlpProblem {
+  std::vector<SiaConfig> configs;
+  std::vector<int> capacity;               // GPUs per type
+  std::vector<std::vector<double>> value;  // [job][config]: normalised goodput; <= 0: not allowed
+  double p = -0.5;
+  double no_allocation_penalty = 1.1;
+};
+
+// The objective's coefficient of A_ic, as a cost to minimise (the constant
+// lambda per job dropped); +inf when the pair is not allowed.
+double sia_cost(const SiaIlpProblem& problem, double value);
+
+// The chosen configuration index per job, -1 for none.
+std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem);
+
+}  // namespace vnsim

@@ -1,0 +1,57 @@
+#pragma once
+// Themis finish-time fairness (algorithms.md §6). rho = T_shared / T_alone,
+// T_alone = the job's alone run time x demand / min(N_gpus / contention,
+// demand) (a fair 1/contention share), T_shared = (now - submit) + its
+// estimated remaining time. A job holds its GPUs for a lease; when leases
+// expire (and whenever GPUs are free) the free and expiring GPUs are
+// auctioned: first among the (1 - f) fraction of contending jobs with the
+// worst rho, then the rest, work-conserving. Inside the first group the
+// greedy auction picks by the rise in log(1/rho) a job avoids by running
+// this lease, per GPU: the proportional-fairness (Nash) objective Themis'
+// arbiter maximises, for gang jobs that either get their demand or nothing.
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vnsim/policies/placement.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim {
+
+struct ThemisParams {
+  double fairness_knob = 0.8;  // f; Themis paper default [unverified, algorithms.md §11]
+  double lease_s = 600;        // ~10 min lease [unverified, algorithms.md §11]
+  std::string placement = "consolidated";
+  std::uint64_t seed = 0;
+};
+
+class ThemisPolicy : public Policy {
+ public:
+  explicit ThemisPolicy(ThemisParams params = {});
+  std::string name() const override { return "themis"; }
+  std::vector<Decision> decide(const SchedulerInput& input) override;
+  std::optional<double> next_timer_s(double now_s) const override;
+
+  // rho of a job that has waited/run `elapsed_s` since submission, with
+  // `remaining_s` left of an `alone_s` run at `gpus` GPUs, on a cluster of
+  // `cluster_gpus` GPUs shared by `contention` jobs.
+  static double rho(double elapsed_s, double remaining_s, double alone_s, int gpus, int cluster_gpus,
+                    int contention);
+
+ private:
+  struct JobMemo {
+    double alone_s = -1;  // estimated run time alone, from the first estimate seen
+    double lease_end_s = -1;
+  };
+  JobMemo& memo(JobIndex job);
+
+  ThemisParams params_;
+  std::unique_ptr<PlacementStrategy> placement_;
+  std::vector<JobMemo> memos_;
+  double next_lease_end_s_ = std::numeric_limits<double>::infinity();
+};
+
+}  // namespace vnsim

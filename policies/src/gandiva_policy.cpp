@@ -1,0 +1,95 @@
+#include "vnsim/policies/gandiva_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <variant>
+
+#include "priority_pass.hpp"
+#include "vnsim/core/error.hpp"
+
+namespace vnsim {
+namespace {
+
+// Slice boundaries are multiples of slice_s; a timer wake-up a few ulps
+// early must still count as the boundary.
+constexpr double kTimeSlack = 1e-9;
+
+}  // namespace
+
+GandivaPolicy::GandivaPolicy(GandivaParams params)
+    : params_(std::move(params)), placement_(make_placement(params_.placement, params_.seed)) {
+  if (!(params_.slice_s > 0)) throw InputError("gandiva: slice_s must be > 0");
+}
+
+std::vector<Decision> GandivaPolicy::decide(const SchedulerInput& input) {
+  const double now = input.now_s;
+  const bool boundary = now + kTimeSlack >= next_slice_s_;
+  auto grow = [&](JobIndex job) {
+    if (stopped_at_s_.size() <= job) {
+      stopped_at_s_.resize(job + 1, -1);
+      was_running_.resize(job + 1, 0);
+    }
+  };
+  for (const RunningJob& r : input.running) {
+    grow(r.index);
+    was_running_[r.index] = 1;
+  }
+  // Whose turn: queued jobs by when they last ran (never-run ones by
+  // submission), then running jobs, the latest started first, so the one
+  // that has held its GPUs longest is the first to be suspended.
+  struct Waiting {
+    double since_s;
+    const QueuedJob* job;
+  };
+  std::vector<Waiting> waiting;
+  for (const QueuedJob& q : input.queued) {
+    grow(q.index);
+    if (was_running_[q.index] != 0) {
+      was_running_[q.index] = 0;
+      stopped_at_s_[q.index] = now;
+    }
+    waiting.push_back(Waiting{stopped_at_s_[q.index] >= 0 ? stopped_at_s_[q.index] : q.spec->submit_s, &q});
+  }
+  std::stable_sort(waiting.begin(), waiting.end(), [](const Waiting& a, const Waiting& b) {
+    return std::tie(a.since_s, a.job->index) < std::tie(b.since_s, b.job->index);
+  });
+  std::vector<const RunningJob*> holding;
+  for (const RunningJob& r : input.running) holding.push_back(&r);
+  std::stable_sort(holding.begin(), holding.end(), [](const RunningJob* a, const RunningJob* b) {
+    return std::tie(b->start_s, a->index) < std::tie(a->start_s, b->index);
+  });
+  std::vector<PassCandidate> ordered;
+  for (const Waiting& w : waiting)
+    ordered.push_back(PassCandidate{w.job->index, w.job->spec, w.job->allowed_types, nullptr});
+  for (const RunningJob* r : holding)
+    ordered.push_back(PassCandidate{r->index, r->spec, kAnyGpuType, &r->placement});
+
+  std::vector<Decision> out = priority_pass(input, ordered, *placement_, /*preemptive=*/boundary);
+  // A job suspended now has waited since now, even if the engine next calls
+  // only at the following boundary.
+  std::size_t started = 0;
+  bool preempted = false;
+  for (const Decision& d : out) {
+    if (const auto* p = std::get_if<PreemptJob>(&d)) {
+      stopped_at_s_[p->job] = now;
+      was_running_[p->job] = 0;
+      preempted = true;
+    }
+    if (std::holds_alternative<StartJob>(d)) ++started;
+  }
+  if (!preempted && started == input.queued.size()) {
+    next_slice_s_ = std::numeric_limits<double>::infinity();
+  } else {
+    // Oversubscribed: wake at the next boundary to rotate.
+    next_slice_s_ = (std::floor((now + kTimeSlack) / params_.slice_s) + 1) * params_.slice_s;
+  }
+  return out;
+}
+
+std::optional<double> GandivaPolicy::next_timer_s(double now_s) const {
+  if (std::isfinite(next_slice_s_) && next_slice_s_ > now_s) return next_slice_s_;
+  return std::nullopt;
+}
+
+}  // namespace vnsim

@@ -1,0 +1,307 @@
+#include "vnsim/policies/gavel_lp.hpp"
+
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace vnsim {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Gavel's min_total_duration stops its bisection at hi < 1.05 lo; the
+// finish-time-fairness bisection uses the same tolerance.
+constexpr double kBisectionRatio = 1.05;
+constexpr int kMaxDoublings = 80;
+
+// A sparse LP in CLP's input form, minimised.
+class Lp {
+ public:
+  int add_column(double lb, double ub, double cost) {
+    col_lb_.push_back(lb);
+    col_ub_.push_back(ub);
+    cost_.push_back(cost);
+    return static_cast<int>(cost_.size()) - 1;
+  }
+  int add_row(double lb, double ub) {
+    row_lb_.push_back(lb);
+    row_ub_.push_back(ub);
+    return static_cast<int>(row_lb_.size()) - 1;
+  }
+  void set(int row, int col, double value) {
+    rows_.push_back(row);
+    cols_.push_back(col);
+    values_.push_back(value);
+  }
+  std::optional<std::vector<double>> solve() const {
+    CoinPackedMatrix matrix(true, rows_.data(), cols_.data(), values_.data(),
+                            static_cast<CoinBigIndex>(values_.size()));
+    // Rows or columns with no entry at the end are not seen by the triplet
+    // constructor; size the matrix explicitly.
+    matrix.setDimensions(static_cast<int>(row_lb_.size()), static_cast<int>(cost_.size()));
+    ClpSimplex model;
+    model.setLogLevel(0);
+    model.loadProblem(matrix, col_lb_.data(), col_ub_.data(), cost_.data(), row_lb_.data(), row_ub_.data());
+    model.initialSolve();
+    if (!model.isProvenOptimal()) return std::nullopt;
+    const double* x = model.primalColumnSolution();
+    return std::vector<double>(x, x + cost_.size());
+  }
+
+ private:
+  std::vector<double> col_lb_, col_ub_, cost_, row_lb_, row_ub_;
+  std::vector<int> rows_, cols_;
+  std::vector<double> values_;
+};
+
+std::size_t job_count(const GavelProblem& p) {
+  if (p.scale.size() != p.throughput.size())
+    throw std::invalid_argument("gavel LP: throughput and scale have different job counts");
+  for (const auto& row : p.throughput)
+    if (row.size() != p.type_gpus.size())
+      throw std::invalid_argument("gavel LP: a throughput row does not have one entry per GPU type");
+  return p.throughput.size();
+}
+
+double weight_of(const GavelProblem& p, std::size_t m) {
+  return p.weight.empty() ? 1.0 : p.weight.at(m);
+}
+
+double best_throughput(const GavelProblem& p, std::size_t m) {
+  return *std::max_element(p.throughput[m].begin(), p.throughput[m].end());
+}
+
+// X columns (one per job and type it can run on) with the base constraints.
+struct BaseLp {
+  Lp lp;
+  std::vector<std::vector<int>> column;  // column[m][j], -1 when T[m][j] = 0
+};
+
+// `copies[m]`: how many identical jobs row m stands for (empty: one each).
+BaseLp base_lp(const GavelProblem& p, const std::function<double(std::size_t, std::size_t)>& cost,
+               const std::vector<int>& copies = {}) {
+  const std::size_t jobs = job_count(p);
+  const std::size_t types = p.type_gpus.size();
+  BaseLp b;
+  b.column.assign(jobs, std::vector<int>(types, -1));
+  for (std::size_t m = 0; m < jobs; ++m)
+    for (std::size_t j = 0; j < types; ++j)
+      if (p.throughput[m][j] > 0 && p.scale[m] <= p.type_gpus[j])
+        b.column[m][j] = b.lp.add_column(0, 1, cost(m, j));
+  for (std::size_t m = 0; m < jobs; ++m) {
+    const int row = b.lp.add_row(-kInf, 1);
+    for (std::size_t j = 0; j < types; ++j)
+      if (b.column[m][j] >= 0) b.lp.set(row, b.column[m][j], 1);
+  }
+  for (std::size_t j = 0; j < types; ++j) {
+    const int row = b.lp.add_row(-kInf, p.type_gpus[j]);
+    for (std::size_t m = 0; m < jobs; ++m)
+      if (b.column[m][j] >= 0) b.lp.set(row, b.column[m][j], p.scale[m] * (copies.empty() ? 1 : copies[m]));
+  }
+  return b;
+}
+
+std::vector<std::vector<double>> extract(const GavelProblem& p, const BaseLp& b,
+                                         const std::vector<double>& sol) {
+  std::vector<std::vector<double>> x(p.throughput.size(), std::vector<double>(p.type_gpus.size(), 0));
+  for (std::size_t m = 0; m < x.size(); ++m)
+    for (std::size_t j = 0; j < x[m].size(); ++j)
+      if (b.column[m][j] >= 0) x[m][j] = std::clamp(sol[b.column[m][j]], 0.0, 1.0);
+  return x;
+}
+
+// Feasibility LP: every job m reaches throughput need(m) (NaN: impossible).
+// Among feasible X it maximises the total throughput, each job's counted
+// relative to its best type, so the spare capacity is not left idle.
+std::optional<std::vector<std::vector<double>>> meet_needs(const GavelProblem& p,
+                                                           const std::vector<double>& need) {
+  for (std::size_t m = 0; m < need.size(); ++m)
+    if (std::isnan(need[m]) || need[m] > best_throughput(p, m) * (1 + 1e-9)) return std::nullopt;
+  BaseLp b =
+      base_lp(p, [&](std::size_t m, std::size_t j) { return -p.throughput[m][j] / best_throughput(p, m); });
+  for (std::size_t m = 0; m < need.size(); ++m) {
+    if (need[m] <= 0) continue;
+    const int row = b.lp.add_row(need[m], kInf);
+    for (std::size_t j = 0; j < p.type_gpus.size(); ++j)
+      if (b.column[m][j] >= 0) b.lp.set(row, b.column[m][j], p.throughput[m][j]);
+  }
+  auto sol = b.lp.solve();
+  if (!sol) return std::nullopt;
+  return extract(p, b, *sol);
+}
+
+// Smallest v (to within kBisectionRatio) for which meet_needs(needs(v)) is
+// feasible, starting from a lower bound `lo` > 0.
+GavelAllocation bisect(const GavelProblem& p, double lo,
+                       const std::function<std::vector<double>(double)>& needs) {
+  lo = std::max(lo, 1e-9);
+  if (auto x = meet_needs(p, needs(lo * (1 + 1e-9)))) return {std::move(*x), lo};
+  double hi = lo * 2;
+  std::optional<std::vector<std::vector<double>>> best;
+  for (int i = 0; i < kMaxDoublings && !(best = meet_needs(p, needs(hi))); ++i) {
+    lo = hi;
+    hi *= 2;
+  }
+  if (!best) throw std::runtime_error("gavel LP: no feasible allocation found");
+  while (hi > lo * kBisectionRatio) {
+    const double mid = std::sqrt(lo * hi);
+    if (auto x = meet_needs(p, needs(mid))) {
+      best = std::move(x);
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  return {std::move(*best), hi};
+}
+
+void require_remaining(const GavelProblem& p) {
+  if (p.remaining_steps.size() != p.throughput.size())
+    throw std::invalid_argument("gavel LP: remaining_steps needs one entry per job");
+}
+
+}  // namespace
+
+std::vector<double> gavel_equal_share_throughput(const GavelProblem& p) {
+  const std::size_t jobs = job_count(p);
+  std::vector<double> out(jobs, 0);
+  if (jobs == 0) return out;
+  double total = 0;
+  for (int n : p.type_gpus) total += n;
+  const double row_sum = total / static_cast<double>(jobs);
+  const double shrink = std::max(1.0, row_sum);
+  for (std::size_t m = 0; m < jobs; ++m)
+    for (std::size_t j = 0; j < p.type_gpus.size(); ++j)
+      out[m] += p.throughput[m][j] * (p.type_gpus[j] / static_cast<double>(jobs)) / shrink;
+  return out;
+}
+
+std::vector<double> gavel_isolated_throughput(const GavelProblem& p) {
+  const std::size_t jobs = job_count(p);
+  std::vector<double> out(jobs, 0);
+  for (std::size_t m = 0; m < jobs; ++m) {
+    std::vector<double> x(p.type_gpus.size());
+    double row_sum = 0;
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      x[j] = p.type_gpus[j] / static_cast<double>(jobs) / std::max(1, p.scale[m]);
+      row_sum += x[j];
+    }
+    for (std::size_t j = 0; j < x.size(); ++j) out[m] += p.throughput[m][j] * x[j] / std::max(1.0, row_sum);
+  }
+  return out;
+}
+
+GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
+  const std::vector<double> equal = gavel_equal_share_throughput(p);
+  // Jobs with the same throughput row, scale and weight are interchangeable
+  // in this LP, and averaging an optimum over them is again an optimum (the
+  // LP is convex and symmetric in them), so one row per class with the
+  // class size in the capacity rows gives the same value. Traces repeat a
+  // few job shapes, so this shrinks a 1,000-job LP to a few dozen rows.
+  using Key = std::tuple<std::vector<double>, int, double>;
+  std::map<Key, std::size_t> class_of_key;
+  std::vector<std::size_t> class_of(equal.size());
+  GavelProblem r;
+  r.type_gpus = p.type_gpus;
+  std::vector<int> copies;
+  std::vector<double> class_equal;
+  for (std::size_t m = 0; m < equal.size(); ++m) {
+    Key key{p.throughput[m], p.scale[m], weight_of(p, m)};
+    auto [it, added] = class_of_key.emplace(std::move(key), r.throughput.size());
+    if (added) {
+      r.throughput.push_back(p.throughput[m]);
+      r.scale.push_back(p.scale[m]);
+      r.weight.push_back(weight_of(p, m));
+      copies.push_back(0);
+      class_equal.push_back(equal[m]);
+    }
+    class_of[m] = it->second;
+    ++copies[it->second];
+  }
+
+  // Stage 1 finds the largest minimum t*. The optimum is rarely unique
+  // (jobs above the minimum can take any split), and an arbitrary split makes
+  // jobs migrate between types for nothing, so stage 2 keeps every job at
+  // >= t* and maximises the total throughput, each job's relative to its
+  // best type (the same tie-break as the feasibility LPs below).
+  auto build = [&](bool second, double t_floor) {
+    BaseLp b = base_lp(
+        r,
+        [&](std::size_t k, std::size_t j) {
+          return second ? -copies[k] * r.throughput[k][j] / best_throughput(r, k) : 0.0;
+        },
+        copies);
+    const int t = b.lp.add_column(second ? t_floor : 0, kInf, second ? 0 : -1);
+    for (std::size_t k = 0; k < class_equal.size(); ++k) {
+      if (!(class_equal[k] > 0)) continue;  // runs nowhere: not part of the minimum
+      const double c = r.scale[k] / (r.weight[k] * class_equal[k]);
+      const int row = b.lp.add_row(0, kInf);  // c * thr_k(X) - t >= 0
+      for (std::size_t j = 0; j < r.type_gpus.size(); ++j)
+        if (b.column[k][j] >= 0) b.lp.set(row, b.column[k][j], c * r.throughput[k][j]);
+      b.lp.set(row, t, -1);
+    }
+    return std::make_pair(std::move(b), t);
+  };
+  auto [b, t] = build(false, 0);
+  auto sol = b.lp.solve();
+  if (!sol) throw std::runtime_error("gavel LP: max-min fairness LP was not solved");
+  const double best_min = (*sol)[t];
+  // A relative slack keeps stage 2 feasible despite rounding in stage 1.
+  auto [b2, t2] = build(true, best_min * (1 - 1e-9));
+  if (auto sol2 = b2.lp.solve()) {
+    b = std::move(b2);
+    sol = std::move(sol2);
+  }
+  const std::vector<std::vector<double>> class_x = extract(r, b, *sol);
+  GavelAllocation out;
+  out.value = best_min;
+  for (std::size_t m = 0; m < equal.size(); ++m) out.x.push_back(class_x[class_of[m]]);
+  return out;
+}
+
+GavelAllocation gavel_finish_time_fairness(const GavelProblem& p) {
+  require_remaining(p);
+  const std::vector<double> iso = gavel_isolated_throughput(p);
+  const std::size_t jobs = p.throughput.size();
+  std::vector<double> since(jobs, 0), denom(jobs, 0);
+  double lo = 0;
+  for (std::size_t m = 0; m < jobs; ++m) {
+    since[m] = p.since_start_s.empty() ? 0 : p.since_start_s.at(m);
+    const double cum = p.isolated_cum_s.empty() ? 0 : p.isolated_cum_s.at(m);
+    denom[m] = cum + (iso[m] > 0 ? p.remaining_steps[m] / iso[m] : 0);
+    const double best = best_throughput(p, m);
+    if (denom[m] > 0 && best > 0) lo = std::max(lo, (since[m] + p.remaining_steps[m] / best) / denom[m]);
+  }
+  return bisect(p, lo, [&](double rho) {
+    std::vector<double> need(jobs, 0);
+    for (std::size_t m = 0; m < jobs; ++m) {
+      if (p.remaining_steps[m] <= 0 || !(denom[m] > 0) || !(best_throughput(p, m) > 0)) continue;
+      const double budget = rho * denom[m] - since[m];
+      need[m] = budget > 0 ? p.remaining_steps[m] / budget : std::numeric_limits<double>::quiet_NaN();
+    }
+    return need;
+  });
+}
+
+GavelAllocation gavel_min_makespan(const GavelProblem& p) {
+  require_remaining(p);
+  const std::size_t jobs = p.throughput.size();
+  double lo = 0;
+  for (std::size_t m = 0; m < jobs; ++m)
+    if (best_throughput(p, m) > 0) lo = std::max(lo, p.remaining_steps[m] / best_throughput(p, m));
+  return bisect(p, lo, [&](double makespan_s) {
+    std::vector<double> need(jobs, 0);
+    for (std::size_t m = 0; m < jobs; ++m)
+      if (best_throughput(p, m) > 0) need[m] = p.remaining_steps[m] / makespan_s;
+    return need;
+  });
+}
+
+}  // namespace vnsim

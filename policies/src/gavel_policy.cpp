@@ -1,0 +1,312 @@
+#include "vnsim/policies/gavel_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+#include "type_throughput.hpp"
+#include "vnsim/core/error.hpp"
+
+namespace vnsim {
+namespace {
+
+// Rounds fall on times computed by repeated addition; a wake-up a few ulps
+// early must still count as the round.
+constexpr double kTimeSlack = 1e-9;
+
+}  // namespace
+
+GavelObjective gavel_objective_from_string(const std::string& text) {
+  if (text == "max_min_fairness") return GavelObjective::MaxMinFairness;
+  if (text == "finish_time_fairness") return GavelObjective::FinishTimeFairness;
+  if (text == "makespan") return GavelObjective::Makespan;
+  throw InputError("gavel: objective '" + text +
+                   "' is not one of max_min_fairness, finish_time_fairness, makespan");
+}
+
+GavelPolicy::GavelPolicy(GavelParams params)
+    : params_(std::move(params)),
+      placement_(make_placement(params_.placement, params_.seed)),
+      throughput_(std::make_unique<TypeThroughput>(GpuCatalog::builtin(), ModelCatalog::builtin())) {
+  if (!(params_.round_s > 0)) throw InputError("gavel: round_s must be > 0");
+  if (!(params_.reset_s >= 0)) throw InputError("gavel: reset_s must be >= 0");
+}
+
+GavelPolicy::~GavelPolicy() = default;
+
+GavelPolicy::JobMemo& GavelPolicy::memo(JobIndex job) {
+  if (memos_.size() <= job) memos_.resize(job + 1);
+  return memos_[job];
+}
+
+const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
+  static const std::vector<double> kNone;
+  return job < memos_.size() ? memos_[job].x : kNone;
+}
+
+void GavelPolicy::account_time(const SchedulerInput& input) {
+  const Cluster& cluster = input.view->cluster();
+  for (const RunningJob& r : input.running) {
+    JobMemo& m = memo(r.index);
+    const double from = std::max(r.start_s, m.accounted_until_s);
+    m.accounted_until_s = input.now_s;
+    const int type = placement_type(cluster, r.placement);
+    if (!(input.now_s > from) || type < 0 || type >= static_cast<int>(m.time_s.size())) continue;
+    const double dt = input.now_s - from;
+    m.time_s[type] += dt;
+    const double steps = dt * throughput_->steps_per_s(input.view->topology(), *r.spec, m.allowed, type);
+    m.steps_done += steps;
+    if (m.isolated_rate > 0) m.isolated_cum_s += steps / m.isolated_rate;
+  }
+}
+
+void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& active) {
+  const Cluster& cluster = input.view->cluster();
+  GavelProblem p;
+  for (const std::string& type : cluster.gpu_types()) p.type_gpus.push_back(cluster.gpu_count_of_type(type));
+  for (const Active& a : active) {
+    const JobMemo& m = memos_[a.index];
+    p.throughput.push_back(a.throughput);
+    p.scale.push_back(a.spec->gpus);
+    p.remaining_steps.push_back(std::max(0.0, static_cast<double>(a.spec->iterations) - m.steps_done));
+    p.since_start_s.push_back(std::max(0.0, input.now_s - a.spec->submit_s));
+    p.isolated_cum_s.push_back(m.isolated_cum_s);
+  }
+  GavelAllocation alloc;
+  switch (params_.objective) {
+    case GavelObjective::MaxMinFairness:
+      alloc = gavel_max_min_fairness(p);
+      break;
+    case GavelObjective::FinishTimeFairness:
+      alloc = gavel_finish_time_fairness(p);
+      break;
+    case GavelObjective::Makespan:
+      alloc = gavel_min_makespan(p);
+      break;
+  }
+  const std::vector<double> isolated = gavel_isolated_throughput(p);
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    JobMemo& m = memos_[active[i].index];
+    m.x = std::move(alloc.x[i]);
+    m.isolated_rate = isolated[i];
+  }
+  solved_for_.clear();
+  for (const Active& a : active) solved_for_.push_back(a.index);
+  std::sort(solved_for_.begin(), solved_for_.end());
+}
+
+std::vector<double> GavelPolicy::priorities(const Active& a, const std::vector<double>& type_time) const {
+  const JobMemo& m = memos_[a.index];
+  std::vector<double> out(type_time.size(), 0);
+  for (std::size_t j = 0; j < out.size() && j < m.x.size(); ++j) {
+    if (!(m.x[j] > 0) || !(a.throughput[j] > 0) || !(type_time[j] > 0)) continue;
+    // The pseudo-count keeps every time counter positive, so the fraction is too.
+    out[j] = m.x[j] / (m.time_s[j] / type_time[j]);
+  }
+  return out;
+}
+
+std::optional<Placement> GavelPolicy::place(FreeGpus& free, const Active& a, int type) {
+  const GpuTypeMask mask = memos_[a.index].allowed & (GpuTypeMask{1} << type);
+  auto gpus = placement_->place(free, a.spec->gpus, mask);
+  if (!gpus) return std::nullopt;
+  free.take(*gpus);
+  return spread_virtual_nodes(std::move(*gpus), a.spec->effective_virtual_nodes());
+}
+
+namespace {
+
+struct Pick {
+  double priority;
+  double x;
+  std::size_t pos;
+  int type;
+  double rate;  // the job's steps/s on the type
+};
+
+// Highest priority first; ties by allocation, then job index, then the
+// job's faster type (so a job without an allocation yet starts where the
+// next LP will most likely keep it, not on the lowest-numbered type).
+void sort_picks(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of) {
+  std::sort(picks.begin(), picks.end(), [&](const Pick& a, const Pick& b) {
+    return std::make_tuple(-a.priority, -a.x, index_of[a.pos], -a.rate, a.type) <
+           std::make_tuple(-b.priority, -b.x, index_of[b.pos], -b.rate, b.type);
+  });
+}
+
+}  // namespace
+
+std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std::vector<Active>& active) {
+  const Cluster& cluster = input.view->cluster();
+  const int types = static_cast<int>(cluster.gpu_types().size());
+  std::vector<double> type_time(types, 0);
+  for (const Active& a : active)
+    for (int j = 0; j < types; ++j) type_time[j] += memos_[a.index].time_s[j];
+  std::vector<JobIndex> index_of;
+  std::vector<Pick> picks;
+  for (std::size_t pos = 0; pos < active.size(); ++pos) {
+    index_of.push_back(active[pos].index);
+    const std::vector<double> prio = priorities(active[pos], type_time);
+    for (int j = 0; j < types; ++j)
+      if (prio[j] > 0)
+        picks.push_back(Pick{prio[j], memos_[active[pos].index].x[j], pos, j, active[pos].throughput[j]});
+  }
+  sort_picks(picks, index_of);
+
+  std::vector<int> capacity(types);
+  for (int j = 0; j < types; ++j) capacity[j] = cluster.gpu_count_of_type(cluster.gpu_types()[j]);
+  std::vector<int> chosen(active.size(), -1);
+  std::vector<std::size_t> order;
+  auto choose = [&](std::size_t pos, int j) {
+    if (chosen[pos] >= 0 || capacity[j] < active[pos].spec->gpus) return;
+    chosen[pos] = j;
+    capacity[j] -= active[pos].spec->gpus;
+    order.push_back(pos);
+  };
+  for (const Pick& p : picks) choose(p.pos, p.type);
+  // Work conservation: GPUs the allocation leaves unused go to the jobs left
+  // out, in submission order, each on its fastest type that still has room.
+  std::vector<std::size_t> by_index(active.size());
+  std::iota(by_index.begin(), by_index.end(), std::size_t{0});
+  std::sort(by_index.begin(), by_index.end(),
+            [&](std::size_t a, std::size_t b) { return active[a].index < active[b].index; });
+  for (std::size_t pos : by_index) {
+    std::vector<int> fastest(types);
+    std::iota(fastest.begin(), fastest.end(), 0);
+    std::stable_sort(fastest.begin(), fastest.end(),
+                     [&](int a, int b) { return active[pos].throughput[a] > active[pos].throughput[b]; });
+    for (int j : fastest)
+      if (active[pos].throughput[j] > 0) choose(pos, j);
+  }
+
+  std::vector<Decision> out;
+  FreeGpus free(*input.view, input.running);
+  for (std::size_t pos = 0; pos < active.size(); ++pos) {
+    const RunningJob* r = active[pos].running;
+    if (r != nullptr && chosen[pos] != placement_type(cluster, r->placement)) {
+      out.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{r->index});
+      free.release(r->placement.gpus);
+    }
+  }
+  planned_.clear();
+  for (std::size_t pos : order) {
+    const RunningJob* r = active[pos].running;
+    if (r != nullptr) {
+      // A job moving to another type restarts in the engine's next call,
+      // after its preemption has been applied (fill() starts it first).
+      if (chosen[pos] != placement_type(cluster, r->placement)) planned_.emplace_back(r->index, chosen[pos]);
+      continue;
+    }
+    if (auto p = place(free, active[pos], chosen[pos]))
+      out.emplace_back(std::in_place_type<StartJob>, StartJob{active[pos].index, std::move(*p)});
+  }
+  return out;
+}
+
+std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::vector<Active>& active) {
+  const Cluster& cluster = input.view->cluster();
+  const int types = static_cast<int>(cluster.gpu_types().size());
+  std::vector<int> free_of_type(types, 0);
+  for (const GpuInfo& g : cluster.gpus())
+    if (input.view->is_free(g.id)) ++free_of_type[cluster.type_index(g.type)];
+  if (std::accumulate(free_of_type.begin(), free_of_type.end(), 0) == 0) return {};
+
+  std::vector<double> type_time(types, 0);
+  for (const Active& a : active)
+    for (int j = 0; j < types; ++j) type_time[j] += memos_[a.index].time_s[j];
+  std::vector<JobIndex> index_of;
+  std::vector<Pick> picks;
+  for (std::size_t pos = 0; pos < active.size(); ++pos) {
+    index_of.push_back(active[pos].index);
+    if (active[pos].running != nullptr) continue;
+    const std::vector<double> prio = priorities(active[pos], type_time);
+    const double x_total =
+        std::accumulate(memos_[active[pos].index].x.begin(), memos_[active[pos].index].x.end(), 0.0);
+    // Jobs without an allocation yet (arrived since the last round) come
+    // after, in submission order, on any type they can use.
+    for (int j = 0; j < types; ++j)
+      if (active[pos].throughput[j] > 0)
+        picks.push_back(Pick{prio[j], x_total, pos, j, active[pos].throughput[j]});
+    for (const auto& [job, type] : planned_)
+      if (job == active[pos].index)
+        picks.push_back(
+            Pick{std::numeric_limits<double>::infinity(), x_total, pos, type, active[pos].throughput[type]});
+  }
+  sort_picks(picks, index_of);
+
+  std::vector<Decision> out;
+  std::vector<char> started(active.size(), 0);
+  FreeGpus free(*input.view, input.running);
+  for (const Pick& p : picks) {
+    if (started[p.pos] != 0 || free_of_type[p.type] < active[p.pos].spec->gpus) continue;
+    if (auto placement = place(free, active[p.pos], p.type)) {
+      started[p.pos] = 1;
+      free_of_type[p.type] -= active[p.pos].spec->gpus;
+      out.emplace_back(std::in_place_type<StartJob>, StartJob{active[p.pos].index, std::move(*placement)});
+    }
+  }
+  return out;
+}
+
+std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
+  if (input.view == nullptr) return {};
+  const Cluster& cluster = input.view->cluster();
+  const std::size_t types = cluster.gpu_types().size();
+  const Topology& topology = input.view->topology();
+  std::vector<Decision> out;
+  std::vector<Active> active;
+  auto init = [&](JobMemo& m) {
+    if (m.time_s.size() != types) m.time_s.assign(types, params_.round_s / 2);  // Gavel's pseudo-count
+  };
+  for (const RunningJob& r : input.running) {
+    JobMemo& m = memo(r.index);
+    init(m);
+    active.push_back(Active{r.index, r.spec, &r, throughput_->row(topology, *r.spec, m.allowed)});
+  }
+  account_time(input);
+  for (const QueuedJob& q : input.queued) {
+    JobMemo& m = memo(q.index);
+    init(m);
+    m.allowed = q.allowed_types;
+    std::vector<double> row = throughput_->row(topology, *q.spec, m.allowed);
+    if (std::none_of(row.begin(), row.end(), [](double t) { return t > 0; })) {
+      out.emplace_back(std::in_place_type<RejectJob>,
+                       RejectJob{q.index, "gavel: no GPU type of the cluster has " +
+                                              std::to_string(q.spec->gpus) + " GPUs the job may use"});
+      continue;
+    }
+    active.push_back(Active{q.index, q.spec, nullptr, std::move(row)});
+  }
+  want_timer_ = !active.empty();
+  if (active.empty()) return out;
+
+  if (input.now_s + kTimeSlack < next_round_s_) {
+    std::vector<Decision> started = fill(input, active);
+    out.insert(out.end(), std::make_move_iterator(started.begin()), std::make_move_iterator(started.end()));
+    return out;
+  }
+  std::vector<JobIndex> ids;
+  for (const Active& a : active) ids.push_back(a.index);
+  std::sort(ids.begin(), ids.end());
+  if (ids != solved_for_) {
+    solve(input, active);
+    if (input.now_s - last_reset_s_ >= params_.reset_s) {
+      for (JobMemo& m : memos_)
+        if (!m.time_s.empty()) m.time_s.assign(types, params_.round_s / 2);
+      last_reset_s_ = input.now_s;
+    }
+  }
+  next_round_s_ = input.now_s + params_.round_s;
+  std::vector<Decision> decided = round(input, active);
+  out.insert(out.end(), std::make_move_iterator(decided.begin()), std::make_move_iterator(decided.end()));
+  return out;
+}
+
+std::optional<double> GavelPolicy::next_timer_s(double now_s) const {
+  if (want_timer_ && next_round_s_ > now_s) return next_round_s_;
+  return std::nullopt;
+}
+
+}  // namespace vnsim

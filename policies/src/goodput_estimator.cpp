@@ -1,0 +1,95 @@
+#include "vnsim/policies/goodput_estimator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "vnsim/core/perf_model.hpp"
+
+namespace vnsim {
+
+GoodputEstimator::GoodputEstimator(const ModelCatalog& models, const GpuCatalog& gpus,
+                                   const NoiseScaleCatalog& noise)
+    : models_(models), gpus_(gpus), noise_(noise) {}
+
+void GoodputEstimator::use_topology(const Topology& topology) {
+  if (topology_ != &topology) sync_cache_.clear();
+  topology_ = &topology;
+}
+
+double GoodputEstimator::sync_s(const ModelParams& model, const std::string& gpu_type, int nodes,
+                                int replicas) {
+  if (replicas <= 1) return 0;
+  auto key = std::make_tuple(model.name, gpu_type, nodes, replicas);
+  if (auto it = sync_cache_.find(key); it != sync_cache_.end()) return it->second;
+  const Cluster& cluster = topology_->cluster();
+  std::vector<GpuId> ring;
+  int nodes_used = 0;
+  for (const NodeInfo& n : cluster.nodes()) {
+    if (nodes_used == nodes) break;
+    std::vector<GpuId> of_type;
+    for (GpuId g = n.first_gpu; g < n.first_gpu + n.gpu_count; ++g)
+      if (cluster.gpu(g).type == gpu_type) of_type.push_back(g);
+    // Even spread: the first replicas % nodes nodes take one more.
+    const int want = replicas / nodes + (nodes_used < replicas % nodes ? 1 : 0);
+    if (want == 0 || static_cast<int>(of_type.size()) < want) continue;
+    ring.insert(ring.end(), of_type.begin(), of_type.begin() + want);
+    ++nodes_used;
+  }
+  const double t = nodes_used == nodes && static_cast<int>(ring.size()) == replicas
+                       ? ring_allreduce_time_s(*topology_, ring, model.gradient_bytes)
+                       : std::numeric_limits<double>::infinity();
+  sync_cache_.emplace(std::move(key), t);
+  return t;
+}
+
+int GoodputEstimator::max_local_batch(const JobSpec& job, const std::string& gpu_type) const {
+  return max_local_batch_for_memory(model(job), gpus_.at(gpu_type).memory_bytes);
+}
+
+double GoodputEstimator::total_progress(const JobSpec& job) const {
+  const NoiseScaleProfile* p = noise(job);
+  const double m0 = p != nullptr ? p->initial_batch : std::max(1, job.global_batch);
+  return static_cast<double>(job.iterations) * job.global_batch / m0;
+}
+
+BatchChoice GoodputEstimator::best(const JobSpec& job, const std::string& gpu_type, double progress,
+                                   int nodes, int replicas) {
+  const NoiseScaleProfile* profile = noise(job);
+  if (profile == nullptr) {
+    // No noise profile: efficiency 1 at the job's own batch.
+    BatchChoice c = fixed_batch(job, gpu_type, nodes, replicas);
+    c.efficiency = 1;
+    c.goodput = std::isfinite(c.iteration_s) ? c.throughput : 0;
+    return c;
+  }
+  const ModelParams& m = model(job);
+  GoodputInputs in{&m, profile, gpus_.at(gpu_type).speed_for(m.name), max_local_batch(job, gpu_type),
+                   std::max(m.max_global_batch, profile->max_batch)};
+  const double sync = sync_s(m, gpu_type, nodes, replicas);
+  if (!std::isfinite(sync)) return BatchChoice{};
+  return vnsim::best_batch(in, progress, replicas, sync);
+}
+
+BatchChoice GoodputEstimator::fixed_batch(const JobSpec& job, const std::string& gpu_type, int nodes,
+                                          int replicas) {
+  const ModelParams& m = model(job);
+  BatchChoice c;
+  c.global_batch = job.global_batch;
+  c.iteration_s = std::numeric_limits<double>::infinity();
+  const int max_local = max_local_batch(job, gpu_type);
+  const double sync = sync_s(m, gpu_type, nodes, replicas);
+  if (max_local < 1 || replicas > job.global_batch || !std::isfinite(sync)) return c;
+  const double local = static_cast<double>(job.global_batch) / replicas;
+  c.accumulation_steps = std::max(0, static_cast<int>(std::ceil(local / max_local)) - 1);
+  const double micro = local / (c.accumulation_steps + 1);
+  c.local_batch = static_cast<int>(std::ceil(micro));
+  c.iteration_s =
+      (c.accumulation_steps + 1) * m.micro_batch_time_s(micro) / gpus_.at(gpu_type).speed_for(m.name) + sync;
+  c.throughput = job.global_batch / c.iteration_s;
+  c.efficiency = 1;
+  c.goodput = c.throughput;
+  return c;
+}
+
+}  // namespace vnsim

@@ -1,0 +1,149 @@
+#include "vnsim/policies/optimus_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <queue>
+#include <tuple>
+
+#include "allocation_plan.hpp"
+#include "vnsim/core/error.hpp"
+
+namespace vnsim {
+namespace {
+
+int nodes_for(int gpus, int gpus_per_node) {
+  return (gpus + gpus_per_node - 1) / gpus_per_node;
+}
+
+}  // namespace
+
+OptimusPolicy::OptimusPolicy(OptimusParams params) : params_(params) {
+  if (!(params_.interval_s > 0)) throw InputError("optimus: interval_s must be > 0");
+  if (params_.max_gpus_per_job < 1) throw InputError("optimus: max_gpus_per_job must be >= 1");
+}
+
+OptimusPolicy::Memo& OptimusPolicy::memo(JobIndex job) {
+  if (memos_.size() <= job) memos_.resize(job + 1);
+  return memos_[job];
+}
+
+std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int gpus, int gpus_per_node,
+                                         const std::string& gpu_type) {
+  std::vector<int> k(jobs.size(), 0);
+  auto time_on = [&](std::size_t j, int n) {
+    return estimator_.fixed_batch(*jobs[j].spec, gpu_type, nodes_for(n, gpus_per_node), n).iteration_s;
+  };
+  auto limit = [&](std::size_t j) {
+    const ModelParams& m = estimator_.model(*jobs[j].spec);
+    return std::min({params_.max_gpus_per_job, jobs[j].spec->global_batch / std::max(1, m.min_local_batch)});
+  };
+  int left = gpus;
+  for (std::size_t j = 0; j < jobs.size() && left > 0; ++j)
+    if (std::isfinite(time_on(j, 1))) {
+      k[j] = 1;
+      --left;
+    }
+  // Max-heap on gain; ties to the earlier job.
+  using Entry = std::tuple<double, std::size_t>;
+  auto worse = [](const Entry& a, const Entry& b) {
+    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
+                                            : std::get<1>(a) > std::get<1>(b);
+  };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(worse)> heap(worse);
+  auto push = [&](std::size_t j) {
+    if (k[j] == 0 || k[j] + 1 > limit(j)) return;
+    const double gain = jobs[j].remaining_iterations * (time_on(j, k[j]) - time_on(j, k[j] + 1));
+    if (gain > 0) heap.emplace(gain, j);
+  };
+  for (std::size_t j = 0; j < jobs.size(); ++j) push(j);
+  while (left > 0 && !heap.empty()) {
+    const std::size_t j = std::get<1>(heap.top());
+    heap.pop();
+    ++k[j];
+    --left;
+    push(j);
+  }
+  return k;
+}
+
+std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
+  const double now = input.now_s;
+  if (now < next_round_s_) return {};
+  next_round_s_ = now + params_.interval_s;
+  estimator_.use_topology(input.view->topology());
+  const Cluster& cluster = input.view->cluster();
+  const std::string gpu_type = cluster.gpu(0).type;
+  const int per_node = cluster.max_gpus_per_node();
+
+  // Remaining iterations: the job's total minus what its estimated
+  // iteration time says it did since the last round.
+  std::vector<Candidate> jobs;
+  std::vector<JobIndex> index;
+  std::map<JobIndex, const RunningJob*> running;
+  for (const RunningJob& r : input.running) running[r.index] = &r;
+  auto add = [&](JobIndex job, const JobSpec* spec) {
+    Memo& m = memo(job);
+    if (m.remaining_iterations < 0) m.remaining_iterations = static_cast<double>(spec->iterations);
+    if (m.iteration_s > 0) m.remaining_iterations -= (now - m.last_update_s) / m.iteration_s;
+    m.remaining_iterations = std::max(1.0, m.remaining_iterations);
+    m.last_update_s = now;
+    jobs.push_back(Candidate{spec, m.remaining_iterations});
+    index.push_back(job);
+  };
+  std::vector<std::pair<double, std::pair<JobIndex, const JobSpec*>>> active;
+  for (const RunningJob& r : input.running) active.push_back({r.spec->submit_s, {r.index, r.spec}});
+  for (const QueuedJob& q : input.queued) active.push_back({q.spec->submit_s, {q.index, q.spec}});
+  std::sort(active.begin(), active.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first, a.second.first) < std::tie(b.first, b.second.first);
+  });
+  for (const auto& a : active) add(a.second.first, a.second.second);
+
+  const std::vector<int> k = allocate(jobs, cluster.gpu_count(), per_node, gpu_type);
+
+  // Jobs keeping their GPU count keep their GPUs; the rest are packed,
+  // smallest first, onto the nodes with the most free GPUs.
+  std::vector<int> free_on(cluster.node_count());
+  for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
+  std::vector<TargetAllocation> targets;
+  std::vector<std::size_t> to_place;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    auto it = running.find(index[j]);
+    if (it != running.end() && static_cast<int>(it->second->placement.gpus.size()) == k[j]) {
+      for (GpuId g : it->second->placement.gpus) --free_on[cluster.gpu(g).node];
+      memo(index[j]).iteration_s =
+          estimator_.fixed_batch(*jobs[j].spec, gpu_type, nodes_for(k[j], per_node), k[j]).iteration_s;
+      continue;
+    }
+    to_place.push_back(j);
+  }
+  std::stable_sort(to_place.begin(), to_place.end(),
+                   [&](std::size_t a, std::size_t b) { return k[a] < k[b]; });
+  for (std::size_t j : to_place) {
+    TargetAllocation t{index[j], {}, jobs[j].spec->global_batch, 1, false, jobs[j].spec->global_batch};
+    int need = k[j];
+    while (need > 0) {
+      const auto best = std::max_element(free_on.begin(), free_on.end());
+      if (*best == 0) break;
+      const int take = std::min(need, *best);
+      t.gpus_per_node.emplace_back(static_cast<NodeId>(best - free_on.begin()), take);
+      *best -= take;
+      need -= take;
+    }
+    if (need > 0) t.gpus_per_node.clear();  // cannot happen: the greedy respects the GPU total
+    const int gpus = k[j] - need;
+    const BatchChoice c = estimator_.fixed_batch(*jobs[j].spec, gpu_type,
+                                                 static_cast<int>(t.gpus_per_node.size()), std::max(1, gpus));
+    t.vn_per_gpu = c.accumulation_steps + 1;
+    memo(index[j]).iteration_s = t.gpus_per_node.empty() ? 0 : c.iteration_s;
+    targets.push_back(std::move(t));
+  }
+  return apply_targets(input, targets, ResizeMode::CheckpointRestart);
+}
+
+std::optional<double> OptimusPolicy::next_timer_s(double now_s) const {
+  if (next_round_s_ > now_s) return next_round_s_;
+  return std::nullopt;
+}
+
+}  // namespace vnsim

@@ -1,0 +1,468 @@
+#include "vnsim/policies/pollux_policy.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <tuple>
+
+#include "allocation_plan.hpp"
+#include "vnsim/core/error.hpp"
+
+namespace vnsim {
+namespace {
+
+constexpr int kMaxRowNodes = 16;  // Pollux simulator: at most 16 nodes per job
+constexpr double kSpeedupFloor = 1e-3;
+
+// One job's allocation: GPUs on up to kMaxRowNodes nodes. Fixed size, so a
+// population of 100 individuals x 1,000 jobs copies as flat memory.
+struct Row {
+  std::array<std::uint32_t, kMaxRowNodes> node{};
+  std::array<std::uint16_t, kMaxRowNodes> count{};
+  std::uint8_t n = 0;
+
+  int gpus() const {
+    int k = 0;
+    for (int i = 0; i < n; ++i) k += count[i];
+    return k;
+  }
+  void drop(int i) {
+    node[i] = node[n - 1];
+    count[i] = count[n - 1];
+    --n;
+  }
+  void compact() {
+    for (int i = 0; i < n;)
+      if (count[i] == 0)
+        drop(i);
+      else
+        ++i;
+  }
+  std::vector<std::pair<NodeId, int>> pairs() const {
+    std::vector<std::pair<NodeId, int>> out;
+    for (int i = 0; i < n; ++i) out.emplace_back(node[i], count[i]);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  bool same_as(const Row& o) const {
+    if (n != o.n) return false;
+    for (int i = 0; i < n; ++i) {
+      bool found = false;
+      for (int k = 0; k < o.n && !found; ++k) found = o.node[k] == node[i] && o.count[k] == count[i];
+      if (!found) return false;
+    }
+    return true;
+  }
+  static Row from(const std::vector<std::pair<NodeId, int>>& p) {
+    Row r;
+    for (const auto& [node, count] : p) {
+      if (r.n == kMaxRowNodes) break;
+      r.node[r.n] = static_cast<std::uint32_t>(node);
+      r.count[r.n] = static_cast<std::uint16_t>(count);
+      ++r.n;
+    }
+    return r;
+  }
+};
+
+struct Individual {
+  std::vector<Row> rows;
+  double fitness = 0;
+};
+
+// Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
+// not std:: distributions (whose algorithms differ between libraries).
+double uniform01(std::mt19937_64& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+std::size_t pick(std::mt19937_64& rng, std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));
+}
+
+}  // namespace
+
+struct PolluxPolicy::Population {
+  std::vector<JobIndex> jobs;          // column order
+  std::vector<std::vector<Row>> rows;  // per individual, best first
+};
+
+// One round's search problem: the jobs in GA order, their speedup tables and
+// the genetic operators.
+class PolluxPolicy::Search {
+ public:
+  struct Job {
+    JobIndex index;
+    const JobSpec* spec;
+    double progress;
+    double base_goodput;
+    double restart_factor;  // applied when the allocation changes
+    bool running;
+    Row current;
+    int max_gpus;
+  };
+
+  Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
+         std::string gpu_type, std::mt19937_64& rng)
+      : params_(params), estimator_(estimator), gpu_type_(std::move(gpu_type)), rng_(rng) {
+    for (const NodeInfo& n : cluster.nodes()) capacity_.push_back(n.gpu_count);
+    max_nodes_ = std::min({params.max_nodes_per_job, kMaxRowNodes, cluster.node_count()});
+    max_gpus_ = std::min(params.max_gpus_per_job, cluster.gpu_count());
+  }
+
+  std::vector<Job> jobs;
+
+  int max_nodes() const { return max_nodes_; }
+  int max_gpus() const { return max_gpus_; }
+
+  // Speedup of job j on (nodes, gpus), memoised for the round.
+  double speedup(std::size_t j, int nodes, int gpus) {
+    if (gpus == 0) return 0;
+    if (nodes > max_nodes_ || gpus > jobs[j].max_gpus) return 0;
+    std::vector<float>& table = tables_[j];
+    if (table.empty()) table.assign(static_cast<std::size_t>(max_nodes_) * max_gpus_, -1.0f);
+    float& cell = table[static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
+    if (cell < 0) {
+      const BatchChoice c = estimator_.best(*jobs[j].spec, gpu_type_, jobs[j].progress, nodes, gpus);
+      cell = static_cast<float>(c.goodput / jobs[j].base_goodput);
+    }
+    return cell;
+  }
+
+  void prepare() { tables_.assign(jobs.size(), {}); }
+
+  double fitness(Individual& ind) {
+    double sum = 0;
+    double log_sum = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      Row& r = ind.rows[j];
+      double s = speedup(j, r.n, r.gpus());
+      if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
+      if (jobs[j].running && r.n > 0 && !r.same_as(jobs[j].current)) s *= jobs[j].restart_factor;
+      if (params_.p == 0)
+        log_sum += std::log(s + kSpeedupFloor);
+      else if (params_.p == -1)
+        sum += 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
+      else
+        sum += std::pow(s + kSpeedupFloor, params_.p);
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
+    ind.fitness = params_.p == 0 ? std::exp(log_sum / n) : std::pow(sum / n, 1.0 / params_.p);
+    return ind.fitness;
+  }
+
+  // Into `child`, whose rows buffer is reused across generations.
+  void crossover(const Individual& a, const Individual& b, Individual& child) {
+    const auto cut = static_cast<std::ptrdiff_t>(pick(rng_, jobs.size() + 1));
+    child.rows.resize(jobs.size());
+    std::copy(a.rows.begin(), a.rows.begin() + cut, child.rows.begin());
+    std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
+  }
+
+  // Per job row, as in the Pollux simulator: back to the current allocation
+  // (p 0.1), sparser (p 0.1: each node dropped with p 0.1), or raised on one
+  // node (p 0.1: a node it uses, or any node, to U[current, node size]).
+  void mutate(Individual& ind) {
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      Row& r = ind.rows[j];
+      const double u = uniform01(rng_);
+      if (u < 0.1) {
+        r = jobs[j].current;
+      } else if (u < 0.2) {
+        for (int i = 0; i < r.n; ++i)
+          if (uniform01(rng_) < 0.1) r.count[i] = 0;
+        r.compact();
+      } else if (u < 0.3) {
+        int slot = -1;
+        if (r.n > 0 && uniform01(rng_) < 0.5) {
+          slot = static_cast<int>(pick(rng_, r.n));
+        } else {
+          const auto node = static_cast<std::uint32_t>(pick(rng_, capacity_.size()));
+          for (int i = 0; i < r.n; ++i)
+            if (r.node[i] == node) slot = i;
+          if (slot < 0 && r.n < kMaxRowNodes) {
+            slot = r.n++;
+            r.node[slot] = node;
+            r.count[slot] = 0;
+          }
+        }
+        if (slot >= 0) {
+          const int cap = capacity_[r.node[slot]];
+          const int lo = r.count[slot];
+          r.count[slot] = static_cast<std::uint16_t>(lo + static_cast<int>(pick(rng_, cap - lo + 1)));
+          r.compact();
+        }
+      }
+    }
+  }
+
+  // Pollux's repair, in order: one distributed job per node; total GPUs and
+  // nodes per job capped; node capacity, earlier jobs first.
+  void repair(Individual& ind) {
+    claimed_.assign(capacity_.size(), 0);
+    used_.assign(capacity_.size(), 0);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      Row& r = ind.rows[j];
+      if (r.n > 1) {
+        for (int i = 0; i < r.n;)
+          if (claimed_[r.node[i]])
+            r.drop(i);
+          else
+            ++i;
+        for (int i = 0; i < r.n; ++i) claimed_[r.node[i]] = 1;
+      }
+      while (r.n > max_nodes_) {
+        const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
+        r.drop(static_cast<int>(smallest));
+      }
+      for (int over = r.gpus() - jobs[j].max_gpus; over > 0;) {
+        const int i = r.n - 1;
+        const int cut = std::min<int>(over, r.count[i]);
+        r.count[i] = static_cast<std::uint16_t>(r.count[i] - cut);
+        over -= cut;
+        r.compact();
+      }
+      for (int i = 0; i < r.n; ++i) {
+        const int room = capacity_[r.node[i]] - used_[r.node[i]];
+        r.count[i] = static_cast<std::uint16_t>(std::min<int>(r.count[i], room));
+        used_[r.node[i]] += r.count[i];
+      }
+      r.compact();
+    }
+  }
+
+  // By reference: an individual of 1,000 jobs is ~100 kB.
+  const Individual& tournament(const std::vector<Individual>& pop) {
+    const Individual& a = pop[pick(rng_, pop.size())];
+    const Individual& b = pop[pick(rng_, pop.size())];
+    return a.fitness >= b.fitness ? a : b;
+  }
+
+ private:
+  const PolluxParams& params_;
+  GoodputEstimator& estimator_;
+  std::string gpu_type_;
+  std::mt19937_64& rng_;
+  std::vector<int> capacity_;
+  std::vector<char> claimed_;
+  std::vector<int> used_;
+  std::vector<std::vector<float>> tables_;
+  int max_nodes_ = 1;
+  int max_gpus_ = 1;
+};
+
+PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.seed) {
+  if (!(params_.interval_s > 0)) throw InputError("pollux: interval_s must be > 0");
+  if (!(params_.restart_s >= 0)) throw InputError("pollux: restart_s must be >= 0");
+  if (params_.population < 2) throw InputError("pollux: population must be >= 2");
+  if (params_.generations < 0) throw InputError("pollux: generations must be >= 0");
+  if (params_.max_nodes_per_job < 1 || params_.max_gpus_per_job < 1)
+    throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
+  if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
+}
+
+PolluxPolicy::Memo& PolluxPolicy::memo(JobIndex job) {
+  if (memos_.size() <= job) memos_.resize(job + 1);
+  return memos_[job];
+}
+
+std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
+  const double now = input.now_s;
+  if (now < next_round_s_) return {};
+  next_round_s_ = now + params_.interval_s;
+  estimator_.use_topology(input.view->topology());
+  const Cluster& cluster = input.view->cluster();
+  const std::string gpu_type = cluster.gpu(0).type;
+
+  // Progress since the last round at each job's estimated rate.
+  for (Memo& m : memos_) {
+    if (!m.seen) continue;
+    const double from = std::max(m.last_update_s, m.no_progress_until_s);
+    if (m.rate > 0 && now > from) m.progress += m.rate * (now - from);
+    m.last_update_s = now;
+  }
+
+  Search search(params_, estimator_, cluster, gpu_type, rng_);
+  struct Active {
+    double attained;
+    double submit;
+    JobIndex index;
+    const JobSpec* spec;
+    const RunningJob* running;
+  };
+  std::vector<Active> active;
+  for (const RunningJob& r : input.running)
+    active.push_back({r.attained_gpu_s, r.spec->submit_s, r.index, r.spec, &r});
+  for (const QueuedJob& q : input.queued)
+    active.push_back({q.attained_gpu_s, q.spec->submit_s, q.index, q.spec, nullptr});
+  // GA job order (simulator): least attained service first, then creation.
+  std::sort(active.begin(), active.end(), [](const Active& a, const Active& b) {
+    return std::tie(a.attained, a.submit, a.index) < std::tie(b.attained, b.submit, b.index);
+  });
+  const int total_gpus = cluster.gpu_count();
+  const int fair =
+      std::clamp(static_cast<int>(std::ceil(static_cast<double>(total_gpus) /
+                                            static_cast<double>(std::max<std::size_t>(1, active.size())))),
+                 1, cluster.max_gpus_per_node());
+  for (const Active& a : active) {
+    Memo& m = memo(a.index);
+    if (!m.seen) {
+      m.seen = true;
+      m.last_update_s = now;
+    }
+    const double age = std::max(0.0, now - a.submit);
+    Search::Job job{a.index, a.spec, m.progress, 0, 0, a.running != nullptr, Row{}, 0};
+    job.base_goodput = estimator_.best(*a.spec, gpu_type, m.progress, 1, fair).goodput;
+    if (!(job.base_goodput > 0))
+      job.base_goodput = estimator_.best(*a.spec, gpu_type, m.progress, 1, 1).goodput;
+    if (!(job.base_goodput > 0)) continue;  // cannot run on this cluster's GPUs
+    job.restart_factor = std::max(age - m.restarts * params_.restart_s, 0.0) / (age + params_.restart_s);
+    if (a.running != nullptr) job.current = Row::from(gpus_per_node(cluster, a.running->placement.gpus));
+    const ModelParams& model = estimator_.model(*a.spec);
+    const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
+    const int max_batch =
+        noise != nullptr ? std::max(noise->max_batch, model.max_global_batch) : a.spec->global_batch;
+    job.max_gpus = std::max(1, std::min(search.max_gpus(), max_batch / std::max(1, model.min_local_batch)));
+    search.jobs.push_back(job);
+  }
+  search.prepare();
+  const std::size_t n_jobs = search.jobs.size();
+  if (n_jobs == 0) return {};
+
+  // Initial population: last round's final one remapped to today's jobs,
+  // and the current allocation.
+  Individual current;
+  for (const Search::Job& j : search.jobs) current.rows.push_back(j.current);
+  std::vector<Individual> pop;
+  pop.push_back(current);
+  // Plus one seed that gives every job without GPUs one free GPU, in GA
+  // order, while free GPUs remain: on large clusters the few generations
+  // the cap allows would otherwise start most queued jobs only rounds later
+  // (docs/POLICIES.md, "Scaling").
+  if (params_.population > 1) {
+    std::vector<int> free_on(static_cast<std::size_t>(cluster.node_count()), 0);
+    for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
+    for (const Row& r : current.rows)
+      for (int i = 0; i < r.n; ++i) free_on[r.node[i]] -= r.count[i];
+    Individual filled = current;
+    std::size_t node = 0;
+    for (Row& r : filled.rows) {
+      if (r.n > 0) continue;
+      for (std::size_t tried = 0; tried < free_on.size() && free_on[node] == 0; ++tried)
+        node = (node + 1) % free_on.size();
+      if (free_on[node] == 0) break;
+      r.node[0] = static_cast<std::uint32_t>(node);
+      r.count[0] = 1;
+      r.n = 1;
+      --free_on[node];
+    }
+    pop.push_back(std::move(filled));
+  }
+  if (previous_) {
+    std::map<JobIndex, std::size_t> at;  // job -> its column last round
+    for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace(previous_->jobs[k], k);
+    std::vector<std::ptrdiff_t> column;
+    for (const Search::Job& j : search.jobs) {
+      const auto it = at.find(j.index);
+      column.push_back(it == at.end() ? -1 : static_cast<std::ptrdiff_t>(it->second));
+    }
+    for (const std::vector<Row>& prev : previous_->rows) {
+      if (static_cast<int>(pop.size()) == params_.population) break;
+      Individual ind;
+      ind.rows.reserve(n_jobs);
+      for (std::size_t j = 0; j < n_jobs; ++j)
+        ind.rows.push_back(column[j] >= 0 ? prev[static_cast<std::size_t>(column[j])]
+                                          : search.jobs[j].current);
+      pop.push_back(std::move(ind));
+    }
+  }
+  while (static_cast<int>(pop.size()) < params_.population) pop.push_back(current);
+  for (std::size_t i = 1; i < pop.size(); ++i) {
+    search.repair(pop[i]);
+  }
+  for (Individual& ind : pop) search.fitness(ind);
+
+  const double per_generation = static_cast<double>(params_.population) * static_cast<double>(n_jobs);
+  int generations = params_.generations;
+  if (per_generation * generations > params_.max_row_evaluations)
+    generations = std::max(std::min(10, params_.generations),
+                           static_cast<int>(params_.max_row_evaluations / per_generation));
+  last_generations_ = generations;
+  auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
+  // Children and the losers of each survival reuse the same row buffers, so
+  // a generation allocates nothing.
+  std::vector<Individual> children(pop.size());
+  pop.reserve(2 * pop.size());
+  for (int g = 0; g < generations; ++g) {
+    for (Individual& child : children) {
+      const Individual& a = search.tournament(pop);  // two statements: a fixed draw order
+      const Individual& b = search.tournament(pop);
+      search.crossover(a, b, child);
+      search.mutate(child);
+      search.repair(child);
+      search.fitness(child);
+    }
+    // (mu + lambda) survival: the best of parents and children.
+    for (Individual& c : children) pop.push_back(std::move(c));
+    std::stable_sort(pop.begin(), pop.end(), better);
+    for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(pop[children.size() + i]);
+    pop.resize(children.size());
+  }
+  std::stable_sort(pop.begin(), pop.end(), better);
+  auto next = std::make_shared<Population>();
+  for (const Search::Job& j : search.jobs) next->jobs.push_back(j.index);
+  for (const Individual& ind : pop) next->rows.push_back(ind.rows);
+  previous_ = std::move(next);
+
+  // The best allocation, with each job's goodput-maximising batch.
+  const Individual& best = pop.front();
+  last_round_.clear();
+  std::vector<TargetAllocation> targets;
+  for (std::size_t j = 0; j < n_jobs; ++j) {
+    const Search::Job& job = search.jobs[j];
+    const Row& row = best.rows[j];
+    Memo& m = memo(job.index);
+    if (row.n == 0) {
+      if (job.running) targets.push_back(TargetAllocation{job.index, {}, 0, 1, false});
+      m.rate = 0;
+      continue;
+    }
+    const int gpus = row.gpus();
+    const BatchChoice c = estimator_.best(*job.spec, gpu_type, job.progress, row.n, gpus);
+    last_round_[job.index] = Chosen{gpus, row.n, c};
+    const int batch_now = m.batch > 0 ? m.batch : job.spec->global_batch;
+    TargetAllocation t{job.index, row.pairs(), c.global_batch, c.accumulation_steps + 1, false, batch_now};
+    const NoiseScaleProfile* noise = estimator_.noise(*job.spec);
+    const double m0 = noise != nullptr ? noise->initial_batch : std::max(1, job.spec->global_batch);
+    const bool moves = !job.running || !row.same_as(job.current);
+    if (!moves) {
+      // Same GPUs: change the batch in place only when it pays.
+      const int batch = batch_now;
+      const double phi = noise != nullptr ? noise->phi_at(job.progress) : 0;
+      const double eff = noise != nullptr ? statistical_efficiency(phi, m0, batch) : 1;
+      const double now_goodput = m.iteration_s > 0 ? batch / m.iteration_s * eff : 0;
+      if (c.global_batch == batch || c.goodput < now_goodput * (1 + params_.batch_change_gain)) {
+        if (m.iteration_s > 0) m.rate = now_goodput / m0;
+        continue;
+      }
+      t.batch_changed = true;
+    } else if (job.running) {
+      ++m.restarts;
+      m.no_progress_until_s = now + params_.restart_s;
+    }
+    m.batch = c.global_batch;
+    m.vn_per_gpu = c.accumulation_steps + 1;
+    m.iteration_s = c.iteration_s;
+    m.rate = c.goodput / m0;
+    targets.push_back(std::move(t));
+  }
+  return apply_targets(input, targets, ResizeMode::CheckpointRestart);
+}
+
+std::optional<double> PolluxPolicy::next_timer_s(double now_s) const {
+  if (next_round_s_ > now_s) return next_round_s_;
+  return std::nullopt;
+}
+
+}  // namespace vnsim

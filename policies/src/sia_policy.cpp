@@ -1,0 +1,242 @@
+#include "vnsim/policies/sia_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "allocation_plan.hpp"
+#include "vnsim/core/error.hpp"
+
+namespace vnsim {
+namespace {
+
+// Nodes of one GPU type (a node's type is its first GPU's).
+struct TypePool {
+  std::string type;
+  std::vector<NodeId> nodes;
+  int gpus_per_node = 0;  // the largest node of the type
+  int gpus = 0;
+};
+
+std::vector<TypePool> pools_of(const Cluster& cluster) {
+  std::vector<TypePool> pools;
+  for (const NodeInfo& n : cluster.nodes()) {
+    if (n.gpu_count == 0) continue;
+    const std::string& type = cluster.gpu(n.first_gpu).type;
+    auto it = std::find_if(pools.begin(), pools.end(), [&](const TypePool& p) { return p.type == type; });
+    if (it == pools.end()) it = pools.insert(pools.end(), TypePool{type, {}, 0, 0});
+    it->nodes.push_back(n.id);
+    it->gpus_per_node = std::max(it->gpus_per_node, n.gpu_count);
+    it->gpus += n.gpu_count;
+  }
+  return pools;
+}
+
+// Sia's configuration set: 1, 2, 4, ... GPUs up to a node, then whole nodes.
+std::vector<SiaConfig> configs_of(const std::vector<TypePool>& pools, int max_nodes) {
+  std::vector<SiaConfig> out;
+  for (std::size_t t = 0; t < pools.size(); ++t) {
+    const int r = pools[t].gpus_per_node;
+    for (int g = 1; g <= r; g *= 2) out.push_back(SiaConfig{static_cast<int>(t), g, 1});
+    if (r & (r - 1)) out.push_back(SiaConfig{static_cast<int>(t), r, 1});  // a node that is not a power of 2
+    const int most = std::min<int>(max_nodes, static_cast<int>(pools[t].nodes.size()));
+    for (int n = 2; n <= most; ++n) out.push_back(SiaConfig{static_cast<int>(t), n * r, n});
+  }
+  return out;
+}
+
+}  // namespace
+
+SiaPolicy::SiaPolicy(SiaParams params) : params_(params) {
+  if (!(params_.interval_s > 0)) throw InputError("sia: interval_s must be > 0");
+  if (!std::isfinite(params_.p) || params_.p == 0) throw InputError("sia: p must be non-zero");
+  if (params_.max_nodes_per_job < 1 || params_.max_gpus_per_job < 1)
+    throw InputError("sia: max_nodes_per_job and max_gpus_per_job must be >= 1");
+}
+
+double SiaPolicy::restart_cost_s(const std::string& model) {
+  // sia-simulator restart costs (algorithms.md 9).
+  if (model == "deepspeech2") return 25;
+  if (model == "imagenet") return 250;
+  if (model == "bert") return 120;
+  if (model == "yolov3") return 45;
+  return 30;  // cifar10 and any other model
+}
+
+SiaPolicy::Memo& SiaPolicy::memo(JobIndex job) {
+  if (memos_.size() <= job) memos_.resize(job + 1);
+  return memos_[job];
+}
+
+std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
+  const double now = input.now_s;
+  if (now < next_round_s_) return {};
+  next_round_s_ = now + params_.interval_s;
+  estimator_.use_topology(input.view->topology());
+  const Cluster& cluster = input.view->cluster();
+  for (Memo& m : memos_) {
+    if (!m.seen) continue;
+    const double from = std::max(m.last_update_s, m.no_progress_until_s);
+    if (m.rate > 0 && now > from) m.progress += m.rate * (now - from);
+    m.last_update_s = now;
+  }
+
+  const std::vector<TypePool> pools = pools_of(cluster);
+  SiaIlpProblem problem;
+  problem.p = params_.p;
+  problem.no_allocation_penalty = params_.no_allocation_penalty;
+  problem.configs = configs_of(pools, params_.max_nodes_per_job);
+  for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
+
+  struct Active {
+    double submit;
+    JobIndex index;
+    const JobSpec* spec;
+    const RunningJob* running;
+  };
+  std::vector<Active> active;
+  for (const RunningJob& r : input.running) active.push_back({r.spec->submit_s, r.index, r.spec, &r});
+  for (const QueuedJob& q : input.queued) active.push_back({q.spec->submit_s, q.index, q.spec, nullptr});
+  std::sort(active.begin(), active.end(), [](const Active& a, const Active& b) {
+    return std::tie(a.submit, a.index) < std::tie(b.submit, b.index);
+  });
+
+  // Goodput matrix, row-normalised, with the restart factor.
+  std::vector<int> current_config(active.size(), -1);
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    const Active& a = active[i];
+    Memo& m = memo(a.index);
+    if (!m.seen) {
+      m.seen = true;
+      m.last_update_s = now;
+    }
+    const ModelParams& model = estimator_.model(*a.spec);
+    const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
+    const int max_batch =
+        noise != nullptr ? std::max(noise->max_batch, model.max_global_batch) : a.spec->global_batch;
+    const int max_gpus = std::min(params_.max_gpus_per_job, max_batch / std::max(1, model.min_local_batch));
+    std::vector<double> row(problem.configs.size(), 0.0);
+    double smallest = 0;
+    for (std::size_t c = 0; c < problem.configs.size(); ++c) {
+      const SiaConfig& cfg = problem.configs[c];
+      if (cfg.gpus > std::max(1, max_gpus)) continue;
+      row[c] = estimator_.best(*a.spec, pools[cfg.type].type, m.progress, cfg.nodes, cfg.gpus).goodput;
+      if (row[c] > 0 && (smallest == 0 || row[c] < smallest)) smallest = row[c];
+    }
+    if (a.running != nullptr) {
+      const std::vector<GpuId>& gpus = a.running->placement.gpus;
+      const std::string& type = cluster.gpu(gpus.front()).type;
+      const int nodes = static_cast<int>(gpus_per_node(cluster, gpus).size());
+      for (std::size_t c = 0; c < problem.configs.size(); ++c) {
+        const SiaConfig& cfg = problem.configs[c];
+        if (pools[cfg.type].type == type && cfg.gpus == static_cast<int>(gpus.size()) && cfg.nodes == nodes)
+          current_config[i] = static_cast<int>(c);
+      }
+    }
+    const double age = std::max(0.0, now - a.submit);
+    const double s = restart_cost_s(a.spec->model);
+    const double restart = age + s > 0 ? std::max(age - m.restarts * s, 0.0) / (age + s) : 0.0;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (smallest > 0) row[c] /= smallest;
+      if (a.running != nullptr && static_cast<int>(c) != current_config[i]) row[c] *= restart;
+    }
+    problem.value.push_back(std::move(row));
+  }
+  const std::vector<int> chosen = solve_sia_ilp(problem);
+
+  // Placement: jobs keeping their configuration keep their GPUs; whole-node
+  // configurations take free nodes, then single-node ones go best fit,
+  // largest first. A job that does not fit waits (or stops) for a round.
+  std::vector<int> free_on(cluster.node_count(), 0);
+  for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
+  std::vector<std::size_t> movers;
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    if (chosen[i] >= 0 && chosen[i] == current_config[i]) {
+      for (GpuId g : active[i].running->placement.gpus) --free_on[cluster.gpu(g).node];
+    } else if (chosen[i] >= 0) {
+      movers.push_back(i);
+    }
+  }
+  std::stable_sort(movers.begin(), movers.end(), [&](std::size_t a, std::size_t b) {
+    const SiaConfig& ca = problem.configs[chosen[a]];
+    const SiaConfig& cb = problem.configs[chosen[b]];
+    return std::tie(cb.nodes, cb.gpus) < std::tie(ca.nodes, ca.gpus);
+  });
+  std::map<std::size_t, std::vector<std::pair<NodeId, int>>> placed;
+  for (std::size_t i : movers) {
+    const SiaConfig& cfg = problem.configs[chosen[i]];
+    const TypePool& pool = pools[cfg.type];
+    std::vector<std::pair<NodeId, int>> where;
+    if (cfg.nodes > 1) {
+      for (NodeId n : pool.nodes)
+        if (static_cast<int>(where.size()) < cfg.nodes && free_on[n] == pool.gpus_per_node)
+          where.emplace_back(n, pool.gpus_per_node);
+      if (static_cast<int>(where.size()) < cfg.nodes) continue;
+    } else {
+      NodeId best = 0;
+      int best_free = -1;
+      for (NodeId n : pool.nodes)
+        if (free_on[n] >= cfg.gpus && (best_free < 0 || free_on[n] < best_free)) {
+          best = n;
+          best_free = free_on[n];
+        }
+      if (best_free < 0) continue;
+      where.emplace_back(best, cfg.gpus);
+    }
+    for (const auto& [n, k] : where) free_on[n] -= k;
+    placed[i] = std::move(where);
+  }
+
+  last_round_.clear();
+  std::vector<TargetAllocation> targets;
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    const Active& a = active[i];
+    Memo& m = memo(a.index);
+    const bool keeps = chosen[i] >= 0 && chosen[i] == current_config[i];
+    const auto it = placed.find(i);
+    if (!keeps && it == placed.end()) {
+      if (a.running != nullptr) {
+        targets.push_back(TargetAllocation{a.index, {}, 0, 1, false, 0});
+        ++m.restarts;
+      }
+      m.rate = 0;
+      continue;
+    }
+    const SiaConfig& cfg = problem.configs[chosen[i]];
+    const std::string& type = pools[cfg.type].type;
+    const BatchChoice c = estimator_.best(*a.spec, type, m.progress, cfg.nodes, cfg.gpus);
+    last_round_[a.index] = Chosen{type, cfg.gpus, c};
+    const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
+    const double m0 = noise != nullptr ? noise->initial_batch : std::max(1, a.spec->global_batch);
+    const int batch_now = m.batch > 0 ? m.batch : a.spec->global_batch;
+    if (keeps) {
+      const double eff =
+          noise != nullptr ? statistical_efficiency(noise->phi_at(m.progress), m0, batch_now) : 1;
+      const double now_goodput = m.iteration_s > 0 ? batch_now / m.iteration_s * eff : 0;
+      if (c.global_batch == batch_now || c.goodput < now_goodput * (1 + params_.batch_change_gain)) {
+        if (m.iteration_s > 0) m.rate = now_goodput / m0;
+        continue;
+      }
+      targets.push_back(TargetAllocation{a.index, gpus_per_node(cluster, a.running->placement.gpus),
+                                         c.global_batch, c.accumulation_steps + 1, true, batch_now});
+    } else {
+      if (a.running != nullptr) {
+        ++m.restarts;
+        m.no_progress_until_s = now + restart_cost_s(a.spec->model);
+      }
+      targets.push_back(
+          TargetAllocation{a.index, it->second, c.global_batch, c.accumulation_steps + 1, false, batch_now});
+    }
+    m.batch = c.global_batch;
+    m.iteration_s = c.iteration_s;
+    m.rate = c.goodput / m0;
+  }
+  return apply_targets(input, targets, ResizeMode::CheckpointRestart);
+}
+
+std::optional<double> SiaPolicy::next_timer_s(double now_s) const {
+  if (next_round_s_ > now_s) return next_round_s_;
+  return std::nullopt;
+}
+
+}  // namespace vnsim

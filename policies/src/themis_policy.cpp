@@ -1,0 +1,125 @@
+#include "vnsim/policies/themis_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+#include <type_traits>
+
+#include "priority_pass.hpp"
+#include "vnsim/core/error.hpp"
+
+namespace vnsim {
+namespace {
+
+constexpr double kTimeSlack = 1e-9;
+
+struct Bid {
+  double rho;
+  double gain_per_gpu;  // rise in log(rho) the job avoids by running this lease, per GPU
+  PassCandidate candidate;
+};
+
+}  // namespace
+
+ThemisPolicy::ThemisPolicy(ThemisParams params)
+    : params_(std::move(params)), placement_(make_placement(params_.placement, params_.seed)) {
+  if (!(params_.fairness_knob >= 0 && params_.fairness_knob < 1))
+    throw InputError("themis: fairness_knob must be in [0, 1)");
+  if (!(params_.lease_s > 0)) throw InputError("themis: lease_s must be > 0");
+}
+
+double ThemisPolicy::rho(double elapsed_s, double remaining_s, double alone_s, int gpus, int cluster_gpus,
+                         int contention) {
+  if (!(alone_s > 0) || gpus <= 0 || cluster_gpus <= 0 || remaining_s < 0) return 1;  // unknown: neutral
+  const double fair_share = static_cast<double>(cluster_gpus) / std::max(1, contention);
+  const double t_alone = alone_s * gpus / std::min(fair_share, static_cast<double>(gpus));
+  return (elapsed_s + remaining_s) / t_alone;
+}
+
+ThemisPolicy::JobMemo& ThemisPolicy::memo(JobIndex job) {
+  if (memos_.size() <= job) memos_.resize(job + 1);
+  return memos_[job];
+}
+
+std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
+  if (input.view == nullptr) return {};
+  const double now = input.now_s;
+  const int cluster_gpus = input.view->cluster().gpu_count();
+  const int contention = static_cast<int>(input.running.size() + input.queued.size());
+
+  auto bid = [&](JobIndex index, const JobSpec* spec, double remaining_s, double attained_gpu_s,
+                 PassCandidate candidate) {
+    JobMemo& m = memo(index);
+    // The alone time comes from the first estimate (at submission the
+    // engine's estimate covers the whole job).
+    if (m.alone_s < 0 && remaining_s >= 0) m.alone_s = remaining_s + attained_gpu_s / std::max(1, spec->gpus);
+    const double elapsed = std::max(0.0, now - spec->submit_s);
+    const double r = rho(elapsed, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
+    const double r_wait =
+        rho(elapsed + params_.lease_s, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
+    const double gain = r > 0 ? std::log(r_wait / r) / std::max(1, spec->gpus) : 0;
+    return Bid{r, gain, candidate};
+  };
+
+  std::vector<PassCandidate> ordered;  // leased jobs first: they keep their GPUs
+  std::vector<Bid> bids;
+  for (const RunningJob& r : input.running) {
+    const PassCandidate c{r.index, r.spec, kAnyGpuType, &r.placement};
+    if (memo(r.index).lease_end_s > now + kTimeSlack)
+      ordered.push_back(c);
+    else
+      bids.push_back(bid(r.index, r.spec, r.estimated_remaining_s, r.attained_gpu_s, c));
+  }
+  for (const QueuedJob& q : input.queued)
+    bids.push_back(bid(q.index, q.spec, q.estimated_remaining_s, q.attained_gpu_s,
+                       PassCandidate{q.index, q.spec, q.allowed_types, nullptr}));
+  std::vector<Decision> out;
+  if (!input.queued.empty()) {
+    std::stable_sort(bids.begin(), bids.end(), [](const Bid& a, const Bid& b) {
+      return std::make_tuple(-a.rho, a.candidate.index) < std::make_tuple(-b.rho, b.candidate.index);
+    });
+    // The auction's first round: the 1 - f fraction with the worst rho.
+    const double share = (1 - params_.fairness_knob) * static_cast<double>(bids.size());
+    const std::size_t first =
+        std::min(bids.size(), std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(share - 1e-9))));
+    std::stable_sort(bids.begin(), bids.begin() + static_cast<std::ptrdiff_t>(first),
+                     [](const Bid& a, const Bid& b) {
+                       return std::make_tuple(-a.gain_per_gpu, -a.rho, a.candidate.index) <
+                              std::make_tuple(-b.gain_per_gpu, -b.rho, b.candidate.index);
+                     });
+    for (const Bid& b : bids) ordered.push_back(b.candidate);
+    out = priority_pass(input, ordered, *placement_, /*preemptive=*/true);
+  }
+
+  // Leases: a job started now, or an expired one that kept its GPUs, holds
+  // them for another lease.
+  std::set<JobIndex> preempted;
+  for (const Decision& d : out) {
+    if (const auto* s = std::get_if<StartJob>(&d)) memo(s->job).lease_end_s = now + params_.lease_s;
+    if (const auto* p = std::get_if<PreemptJob>(&d)) preempted.insert(p->job);
+  }
+  next_lease_end_s_ = std::numeric_limits<double>::infinity();
+  for (const RunningJob& r : input.running) {
+    if (preempted.count(r.index) != 0) continue;
+    JobMemo& m = memo(r.index);
+    if (m.lease_end_s <= now + kTimeSlack) m.lease_end_s = now + params_.lease_s;
+    next_lease_end_s_ = std::min(next_lease_end_s_, m.lease_end_s);
+  }
+  for (const Decision& d : out)
+    if (const auto* s = std::get_if<StartJob>(&d))
+      next_lease_end_s_ = std::min(next_lease_end_s_, memo(s->job).lease_end_s);
+  // Nobody waits: an expiring lease changes nothing, so no wake-up is needed.
+  const auto started = std::count_if(out.begin(), out.end(),
+                                     [](const Decision& d) { return std::holds_alternative<StartJob>(d); });
+  if (preempted.empty() && static_cast<std::size_t>(started) == input.queued.size())
+    next_lease_end_s_ = std::numeric_limits<double>::infinity();
+  return out;
+}
+
+std::optional<double> ThemisPolicy::next_timer_s(double now_s) const {
+  if (std::isfinite(next_lease_end_s_) && next_lease_end_s_ > now_s) return next_lease_end_s_;
+  return std::nullopt;
+}
+
+}  // namespace vnsim

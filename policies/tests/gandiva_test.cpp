@@ -1,0 +1,133 @@
+// Gandiva time-slicing: two jobs that each want the whole node take turns
+// at every slice boundary.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "vnsim/core/cluster_spec.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/policies/gandiva_policy.hpp"
+
+namespace vnsim {
+namespace {
+
+ClusterSpec one_node() {
+  ClusterSpec spec;
+  spec.name = "test-1x1x4";
+  RackSpec rack;
+  rack.name = "r0";
+  NodeSpec node;
+  node.name = "n0";
+  node.gpu_types.assign(4, "V100");
+  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
+  node.nic_bandwidth_Bps = 12.5e9;
+  rack.nodes.push_back(node);
+  spec.racks.push_back(rack);
+  return spec;
+}
+
+struct World {
+  World() : cluster(one_node()), topology(cluster), view(cluster, topology) {
+    a.id = "a";
+    a.gpus = 4;
+    b.id = "b";
+    b.gpus = 4;
+  }
+  // `runner` holds the node since `start`; the other job waits.
+  SchedulerInput holding(double now, JobIndex runner, double start) {
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &view;
+    const JobSpec* specs[] = {&a, &b};
+    in.running = {RunningJob{runner, specs[runner], Placement{{0, 1, 2, 3}, {1, 1, 1, 1}}, start, 0, -1}};
+    in.queued = {QueuedJob{1 - runner, specs[1 - runner], 0, -1}};
+    return in;
+  }
+  void hand_over(JobIndex from, JobIndex to) {
+    view.release({0, 1, 2, 3}, from);
+    view.allocate({0, 1, 2, 3}, to);
+  }
+  Cluster cluster;
+  Topology topology;
+  ClusterView view;
+  JobSpec a, b;
+};
+
+// slice 60 s: a starts at 0 (b waits); an event at 30 s changes nothing
+// (no preemption inside a slice); at 60 b gets the node, at 120 a again.
+TEST(Gandiva, TwoJobsWantingTheSameGpusAlternateAtTheSliceLength) {
+  World w;
+  GandivaPolicy policy;  // slice_s = 60
+  SchedulerInput in0;
+  in0.view = &w.view;
+  in0.queued = {QueuedJob{0, &w.a, 0, -1}, QueuedJob{1, &w.b, 0, -1}};
+  const auto out0 = policy.decide(in0);
+  ASSERT_EQ(out0.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out0[0]).job, 0u);
+  ASSERT_TRUE(policy.next_timer_s(0).has_value());
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(0), 60);
+  w.view.allocate({0, 1, 2, 3}, 0);
+
+  EXPECT_TRUE(policy.decide(w.holding(30, 0, 0)).empty());
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(30), 60);
+
+  JobIndex runner = 0;
+  for (double t : {60.0, 120.0, 180.0}) {
+    const auto out = policy.decide(w.holding(t, runner, t - 60));
+    ASSERT_EQ(out.size(), 2u) << "t = " << t;
+    EXPECT_EQ(std::get<PreemptJob>(out[0]).job, runner) << "t = " << t;
+    EXPECT_EQ(std::get<StartJob>(out[1]).job, 1 - runner) << "t = " << t;
+    EXPECT_DOUBLE_EQ(*policy.next_timer_s(t), t + 60);
+    w.hand_over(runner, 1 - runner);
+    runner = 1 - runner;
+  }
+}
+
+// Three 4-GPU jobs: the one suspended longest ago resumes first. a runs
+// 0-60, b 60-120; at 120 c (never run, submitted 0) and a (suspended at 60)
+// wait: c, waiting since 0, goes first.
+TEST(Gandiva, TheJobWaitingLongestResumesFirst) {
+  World w;
+  JobSpec c;
+  c.id = "c";
+  c.gpus = 4;
+  GandivaPolicy policy;
+  SchedulerInput in0;
+  in0.view = &w.view;
+  in0.queued = {QueuedJob{0, &w.a, 0, -1}, QueuedJob{1, &w.b, 0, -1}, QueuedJob{2, &c, 0, -1}};
+  ASSERT_EQ(std::get<StartJob>(policy.decide(in0).at(0)).job, 0u);
+  w.view.allocate({0, 1, 2, 3}, 0);
+
+  SchedulerInput in1 = w.holding(60, 0, 0);
+  in1.queued.push_back(QueuedJob{2, &c, 0, -1});
+  const auto out1 = policy.decide(in1);
+  ASSERT_EQ(out1.size(), 2u);
+  EXPECT_EQ(std::get<StartJob>(out1[1]).job, 1u) << "b and c both wait since 0: lower index";
+  w.hand_over(0, 1);
+
+  SchedulerInput in2 = w.holding(120, 1, 60);
+  in2.queued.push_back(QueuedJob{2, &c, 0, -1});
+  const auto out2 = policy.decide(in2);
+  ASSERT_EQ(out2.size(), 2u);
+  EXPECT_EQ(std::get<PreemptJob>(out2[0]).job, 1u);
+  EXPECT_EQ(std::get<StartJob>(out2[1]).job, 2u);
+}
+
+TEST(Gandiva, NoTimerWhenNobodyWaits) {
+  World w;
+  GandivaPolicy policy;
+  SchedulerInput in;
+  in.view = &w.view;
+  in.queued = {QueuedJob{0, &w.a, 0, -1}};
+  ASSERT_EQ(policy.decide(in).size(), 1u);
+  EXPECT_FALSE(policy.next_timer_s(0).has_value());
+}
+
+TEST(Gandiva, RejectsANonPositiveSlice) {
+  GandivaParams params;
+  params.slice_s = 0;
+  EXPECT_THROW(GandivaPolicy{params}, InputError);
+}
+
+}  // namespace
+}  // namespace vnsim

@@ -1,0 +1,271 @@
+// Gavel: the allocation LPs on examples solved by hand, and the round
+// mechanism on one GPU shared by two jobs.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "vnsim/core/cluster_spec.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/policies/gavel_lp.hpp"
+#include "vnsim/policies/gavel_policy.hpp"
+
+namespace vnsim {
+namespace {
+
+double thr(const GavelProblem& p, const GavelAllocation& a, std::size_t m) {
+  double out = 0;
+  for (std::size_t j = 0; j < p.type_gpus.size(); ++j) out += p.throughput[m][j] * a.x[m][j];
+  return out;
+}
+
+// Types A and B, one GPU each; three 1-GPU jobs with T = [[2,1],[2,1],[1,1]].
+// Equal share: x_eq = 1/3 per type (row sum 2/3 <= 1, no rescale), so
+// T_eq = (1, 1, 2/3) and the normalised throughputs are 2a0+b0, 2a1+b1 and
+// 1.5(a2+b2). Job 2 is indifferent to the type, so it takes B; jobs 0 and 1
+// share A and the rest of B: with b2 = y, 1 + (1-y)/2 = 1.5y gives y = 3/4
+// and t = 9/8. Upper bound (dual): 3/8 (norm0 + norm1) + 1/4 norm2 puts at
+// most 3/4 on A and 3/8 on B, so t <= 9/8: the split is optimal.
+GavelProblem three_jobs_two_types() {
+  GavelProblem p;
+  p.throughput = {{2, 1}, {2, 1}, {1, 1}};
+  p.scale = {1, 1, 1};
+  p.type_gpus = {1, 1};
+  return p;
+}
+
+TEST(GavelLp, EqualShareThroughputOfTheHandExample) {
+  const std::vector<double> eq = gavel_equal_share_throughput(three_jobs_two_types());
+  ASSERT_EQ(eq.size(), 3u);
+  EXPECT_NEAR(eq[0], 1.0, 1e-12);
+  EXPECT_NEAR(eq[1], 1.0, 1e-12);
+  EXPECT_NEAR(eq[2], 2.0 / 3.0, 1e-12);
+}
+
+TEST(GavelLp, MaxMinFairnessGivesTheHandSplitOnTwoTypesAndThreeJobs) {
+  const GavelProblem p = three_jobs_two_types();
+  const GavelAllocation a = gavel_max_min_fairness(p);
+  EXPECT_NEAR(a.value, 9.0 / 8.0, 1e-7);
+  // Job 2 only on B, 3/4 of the time; A entirely to jobs 0 and 1.
+  EXPECT_NEAR(a.x[2][0], 0.0, 1e-7);
+  EXPECT_NEAR(a.x[2][1], 0.75, 1e-7);
+  EXPECT_NEAR(a.x[0][0] + a.x[1][0], 1.0, 1e-7);
+  EXPECT_NEAR(a.x[0][1] + a.x[1][1], 0.25, 1e-7);
+  // Jobs 0 and 1 are identical: they share one LP row, so the same split.
+  EXPECT_NEAR(a.x[0][0], 0.5, 1e-7);
+  EXPECT_NEAR(a.x[1][1], 0.125, 1e-7);
+  // Every job reaches the same normalised throughput 9/8.
+  EXPECT_NEAR(thr(p, a, 0), 9.0 / 8.0, 1e-7);
+  EXPECT_NEAR(thr(p, a, 1), 9.0 / 8.0, 1e-7);
+  EXPECT_NEAR(thr(p, a, 2) * 1.5, 9.0 / 8.0, 1e-7);
+}
+
+// Types A and B, one GPU each. Job 0 runs only on A (T = (1, 0)), job 1
+// anywhere (T = (4, 4)). Equal share x_eq = (1/2, 1/2): T_eq = (0.5, 4), so
+// the normalised throughputs are 2 a0 and a1 + b1 <= 1: the minimum is
+// t* = 1 (job 1 on B all the time), and job 0 reaches it with any a0 in
+// [1/2, 1]. The second stage takes the most total throughput: a0 = 1.
+TEST(GavelLp, MaxMinFairnessGivesSpareCapacityAwayInsteadOfSplittingArbitrarily) {
+  GavelProblem p;
+  p.throughput = {{1, 0}, {4, 4}};
+  p.scale = {1, 1};
+  p.type_gpus = {1, 1};
+  const GavelAllocation a = gavel_max_min_fairness(p);
+  EXPECT_NEAR(a.value, 1.0, 1e-7);
+  EXPECT_NEAR(a.x[0][0], 1.0, 1e-6);
+  EXPECT_NEAR(a.x[1][0], 0.0, 1e-6);
+  EXPECT_NEAR(a.x[1][1], 1.0, 1e-6);
+}
+
+// A 2-GPU job on a type of 2 GPUs and a 1-GPU job: s_0 X_0 + s_1 X_1 <= 2
+// with T = 1 everywhere. Equal share x_eq = 2/2 = 1 per job, T_eq = 1.
+// Objective min(2 x0, x1): x1 = 1 leaves x0 = 1/2, so t = min(1, 1) = 1.
+TEST(GavelLp, MaxMinFairnessCountsTheScaleFactorInTheCapacity) {
+  GavelProblem p;
+  p.throughput = {{1}, {1}};
+  p.scale = {2, 1};
+  p.type_gpus = {2};
+  const GavelAllocation a = gavel_max_min_fairness(p);
+  EXPECT_NEAR(a.value, 1.0, 1e-7);
+  EXPECT_NEAR(a.x[0][0], 0.5, 1e-7);
+  EXPECT_NEAR(a.x[1][0], 1.0, 1e-7);
+}
+
+// One GPU, two jobs of 100 steps at 1 step/s: both finish by T only when
+// 100/T + 100/T <= 1, so the makespan is 200 s (bisection within 5%).
+TEST(GavelLp, MinMakespanOnOneGpuIsTheSumOfTheJobs) {
+  GavelProblem p;
+  p.throughput = {{1}, {1}};
+  p.scale = {1, 1};
+  p.type_gpus = {1};
+  p.remaining_steps = {100, 100};
+  const GavelAllocation a = gavel_min_makespan(p);
+  EXPECT_GE(a.value, 200.0 - 1e-6);
+  EXPECT_LE(a.value, 210.0);
+  EXPECT_GE(a.x[0][0] * a.value, 100 - 1e-6);
+  EXPECT_GE(a.x[1][0] * a.value, 100 - 1e-6);
+}
+
+// Same two jobs, just submitted: the isolated 1/2 share runs 0.5 step/s, so
+// T_iso-time = 200 s; rho_m = (100 / thr_m) / 200, and thr_0 + thr_1 <= 1
+// makes max rho >= 1, reached by halving the GPU.
+TEST(GavelLp, FinishTimeFairnessHalvesTheGpuForRhoOne) {
+  GavelProblem p;
+  p.throughput = {{1}, {1}};
+  p.scale = {1, 1};
+  p.type_gpus = {1};
+  p.remaining_steps = {100, 100};
+  p.since_start_s = {0, 0};
+  p.isolated_cum_s = {0, 0};
+  EXPECT_NEAR(gavel_isolated_throughput(p)[0], 0.5, 1e-12);
+  const GavelAllocation a = gavel_finish_time_fairness(p);
+  EXPECT_GE(a.value, 1.0 - 1e-6);
+  EXPECT_LE(a.value, 1.05);
+  EXPECT_GE(a.x[0][0], 1 / (2 * a.value) - 1e-6);
+  EXPECT_GE(a.x[1][0], 1 / (2 * a.value) - 1e-6);
+}
+
+ClusterSpec one_v100() {
+  ClusterSpec spec;
+  spec.name = "one-v100";
+  RackSpec rack;
+  rack.name = "r0";
+  NodeSpec node;
+  node.name = "n0";
+  node.gpu_types.assign(1, "V100");
+  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
+  node.nic_bandwidth_Bps = 12.5e9;
+  rack.nodes.push_back(node);
+  spec.racks.push_back(rack);
+  return spec;
+}
+
+JobSpec cifar(const std::string& id, int gpus) {
+  JobSpec j;
+  j.id = id;
+  j.model = "cifar10";
+  j.gpus = gpus;
+  j.global_batch = 128 * gpus;
+  j.iterations = 1000000;
+  return j;
+}
+
+// Two 1-GPU jobs on one GPU: the LP gives each X = 1/2. Time counters start
+// at the pseudo-count 180 s each. Round t = 0: priorities 0.5 / (180/360) =
+// 1 for both, tie broken by index: job 0 runs. Round t = 360: job 0 has
+// 180 + 360 = 540 s, job 1 180 s of 720 s: priorities 0.5/0.75 = 2/3 and
+// 0.5/0.25 = 2, so job 0 is preempted and job 1 starts. Round t = 720:
+// 540 vs 540: tie again, job 0 back.
+TEST(GavelPolicy, RoundsAlternateTwoJobsOnOneGpuByPriority) {
+  const Cluster cluster(one_v100());
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec a = cifar("a", 1), b = cifar("b", 1);
+  GavelPolicy policy;
+
+  SchedulerInput in0;
+  in0.now_s = 0;
+  in0.view = &view;
+  in0.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  const auto out0 = policy.decide(in0);
+  ASSERT_EQ(out0.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out0[0]).job, 0u);
+  ASSERT_EQ(policy.allocation_of(0).size(), 1u);
+  EXPECT_NEAR(policy.allocation_of(0)[0], 0.5, 1e-7);
+  EXPECT_NEAR(policy.allocation_of(1)[0], 0.5, 1e-7);
+  ASSERT_TRUE(policy.next_timer_s(0).has_value());
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(0), 360);
+
+  view.allocate({0}, 0);
+  SchedulerInput in1;
+  in1.now_s = 360;
+  in1.view = &view;
+  in1.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 360, -1}};
+  in1.queued = {QueuedJob{1, &b, 0, -1}};
+  const auto out1 = policy.decide(in1);
+  ASSERT_EQ(out1.size(), 2u);
+  EXPECT_EQ(std::get<PreemptJob>(out1[0]).job, 0u);
+  EXPECT_EQ(std::get<StartJob>(out1[1]).job, 1u);
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(360), 720);
+
+  view.release({0}, 0);
+  view.allocate({0}, 1);
+  SchedulerInput in2;
+  in2.now_s = 720;
+  in2.view = &view;
+  in2.running = {RunningJob{1, &b, Placement{{0}, {1}}, 360, 360, -1}};
+  in2.queued = {QueuedJob{0, &a, 360, -1}};
+  const auto out2 = policy.decide(in2);
+  ASSERT_EQ(out2.size(), 2u);
+  EXPECT_EQ(std::get<PreemptJob>(out2[0]).job, 1u);
+  EXPECT_EQ(std::get<StartJob>(out2[1]).job, 0u);
+}
+
+// Between rounds a job that arrives is not given a preempted GPU: with the
+// GPU busy, an arrival at t = 100 changes nothing until the round at 360.
+TEST(GavelPolicy, NoPreemptionBetweenRounds) {
+  const Cluster cluster(one_v100());
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec a = cifar("a", 1), b = cifar("b", 1);
+  GavelPolicy policy;
+  SchedulerInput in0;
+  in0.view = &view;
+  in0.queued = {QueuedJob{0, &a, 0, -1}};
+  ASSERT_EQ(policy.decide(in0).size(), 1u);
+  view.allocate({0}, 0);
+  SchedulerInput in1;
+  in1.now_s = 100;
+  in1.view = &view;
+  in1.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 100, -1}};
+  in1.queued = {QueuedJob{1, &b, 0, -1}};
+  EXPECT_TRUE(policy.decide(in1).empty());
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(100), 360);
+}
+
+TEST(GavelPolicy, RejectsAJobNoTypeCanHold) {
+  const Cluster cluster(one_v100());
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec big = cifar("big", 2);
+  GavelPolicy policy;
+  SchedulerInput in;
+  in.view = &view;
+  in.queued = {QueuedJob{0, &big, 0, -1}};
+  const auto out = policy.decide(in);
+  ASSERT_EQ(out.size(), 1u);
+  const auto* reject = std::get_if<RejectJob>(&out[0]);
+  ASSERT_NE(reject, nullptr);
+  EXPECT_NE(reject->reason.find("2 GPUs"), std::string::npos) << reject->reason;
+}
+
+TEST(GavelPolicy, ObjectiveNamesAndBadParameters) {
+  EXPECT_EQ(gavel_objective_from_string("makespan"), GavelObjective::Makespan);
+  EXPECT_EQ(gavel_objective_from_string("finish_time_fairness"), GavelObjective::FinishTimeFairness);
+  EXPECT_THROW(gavel_objective_from_string("fastest"), InputError);
+  GavelParams params;
+  params.round_s = 0;
+  EXPECT_THROW(GavelPolicy{params}, InputError);
+}
+
+}  // namespace
+}  // namespace vnsim
+
+namespace vnsim {
+namespace {
+
+// The registry passes --policy-param values through to these policies.
+TEST(GavelPolicy, RegistryParametersOfTheRoundPolicies) {
+  for (const char* objective : {"max_min_fairness", "finish_time_fairness", "makespan"})
+    EXPECT_EQ(make_policy("gavel", {{"objective", objective}, {"round_s", "60"}})->name(), "gavel");
+  EXPECT_THROW(make_policy("gavel", {{"objective", "fastest"}}), InputError);
+  EXPECT_THROW(make_policy("gavel", {{"round_s", "-1"}}), InputError);
+  EXPECT_EQ(make_policy("themis", {{"fairness_knob", "0.5"}, {"lease_s", "300"}})->name(), "themis");
+  EXPECT_THROW(make_policy("themis", {{"fairness_knob", "1"}}), InputError);
+  EXPECT_EQ(make_policy("gandiva", {{"slice_s", "30"}, {"placement", "first-fit"}})->name(), "gandiva");
+  EXPECT_THROW(make_policy("gandiva", {{"slice", "30"}}), InputError);
+}
+
+}  // namespace
+}  // namespace vnsim

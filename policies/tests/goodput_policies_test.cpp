@@ -1,0 +1,190 @@
+// Optimus and Pollux on small clusters of T4 nodes (the Pollux testbed GPU,
+// so the catalog's step times apply unscaled).
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "vnsim/core/cluster_spec.hpp"
+#include "vnsim/policies/optimus_policy.hpp"
+#include "vnsim/policies/pollux_policy.hpp"
+
+namespace vnsim {
+namespace {
+
+// `nodes` nodes x 4 T4 on PCIe (126 Gbit/s = 15.75 GB/s per GPU link, 1 us).
+ClusterSpec t4_nodes(int nodes) {
+  ClusterSpec spec;
+  spec.name = "t4";
+  RackSpec rack;
+  rack.name = "r0";
+  for (int i = 0; i < nodes; ++i) {
+    NodeSpec node;
+    node.name = "n" + std::to_string(i);
+    node.gpu_types.assign(4, "T4");
+    node.intra = {IntraLinkKind::PCIe, 15.75e9, 1e-6};
+    node.nic_bandwidth_Bps = 6.25e9;
+    node.nic_latency_s = 1e-6;
+    rack.nodes.push_back(node);
+  }
+  spec.racks.push_back(rack);
+  return spec;
+}
+
+JobSpec job(const std::string& id, const std::string& model, int batch, long long iterations,
+            double submit = 0) {
+  JobSpec j;
+  j.id = id;
+  j.model = model;
+  j.gpus = 1;
+  j.global_batch = batch;
+  j.iterations = iterations;
+  j.submit_s = submit;
+  return j;
+}
+
+std::string describe(const std::vector<Decision>& ds) {
+  std::ostringstream out;
+  for (const Decision& d : ds)
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          out << x.job;
+          if constexpr (std::is_same_v<T, StartJob> || std::is_same_v<T, ResizeJob>) {
+            out << (std::is_same_v<T, StartJob> ? " start" : " resize");
+            for (std::size_t i = 0; i < x.placement.gpus.size(); ++i)
+              out << " " << x.placement.gpus[i] << "x" << x.placement.vn_per_gpu[i];
+            if constexpr (std::is_same_v<T, ResizeJob>) out << " batch " << x.global_batch;
+          } else {
+            out << " other";
+          }
+          out << ";";
+        },
+        d);
+  return out.str();
+}
+
+struct World {
+  explicit World(int nodes) : cluster(t4_nodes(nodes)), topology(cluster), view(cluster, topology) {}
+  SchedulerInput input(double now, const std::vector<JobSpec>& jobs) {
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &view;
+    for (std::size_t i = 0; i < jobs.size(); ++i) in.queued.push_back(QueuedJob{i, &jobs[i], 0, -1});
+    return in;
+  }
+  Cluster cluster;
+  Topology topology;
+  ClusterView view;
+};
+
+TEST(Optimus, GivesGpusToTheLargestRemainingTimeReduction) {
+  // One node of 4 T4, two cifar10 jobs at batch 128. Per-iteration time on
+  // K GPUs: (0.01775 + 0.000664 x 128/K) + ring sync of 44.7 MB
+  // (2(K-1) x (2 us + 44.7 MB / K / 15.75 GB/s)):
+  //   t1 = 0.1027, t2 = 0.0602 + 0.0028 = 0.0631,
+  //   t3 = 0.0461 + 0.0038 = 0.0499, t4 = 0.0390 + 0.0043 = 0.0433.
+  // Both start with 1 GPU. Gains for the 3rd GPU: A (1000 iterations left)
+  // 1000 x (t1 - t2) = 39.6, B (10 left) 10 x 0.0396 = 0.40 -> A. For the
+  // 4th: A 1000 x (t2 - t3) = 13.2 vs B 0.40 -> A. So A = 3, B = 1.
+  World w(1);
+  OptimusPolicy p;
+  p.estimator().use_topology(w.topology);
+  const JobSpec a = job("a", "cifar10", 128, 1000);
+  const JobSpec b = job("b", "cifar10", 128, 10);
+  EXPECT_EQ(p.allocate({{&a, 1000}, {&b, 10}}, 4, 4, "T4"), (std::vector<int>{3, 1}));
+  EXPECT_EQ(p.allocate({{&a, 10}, {&b, 1000}}, 4, 4, "T4"), (std::vector<int>{1, 3}));
+  // Two GPUs: one each, whatever the remaining work.
+  EXPECT_EQ(p.allocate({{&a, 1000}, {&b, 10}}, 2, 4, "T4"), (std::vector<int>{1, 1}));
+  // One GPU: the earlier job.
+  EXPECT_EQ(p.allocate({{&a, 10}, {&b, 1000}}, 1, 4, "T4"), (std::vector<int>{1, 0}));
+}
+
+TEST(Optimus, StartsJobsPackedAndWaitsForTheNextRound) {
+  World w(1);
+  OptimusPolicy p;
+  const std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 1000), job("b", "cifar10", 128, 10)};
+  const auto ds = p.decide(w.input(0, jobs));
+  // b (1 GPU) is placed first (smallest first), then a on the other 3;
+  // batch 128 over 3 GPUs needs no accumulation (42.7 <= 1024 per GPU).
+  EXPECT_EQ(describe(ds), "1 start 0x1;0 start 1x1 2x1 3x1;");
+  EXPECT_TRUE(p.decide(w.input(30, jobs)).empty());  // inside the 60 s round
+  EXPECT_EQ(p.next_timer_s(30), 60);
+}
+
+TEST(Pollux, SameSeedSameDecisions) {
+  World w(2);
+  const std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 5000), job("b", "imagenet", 200, 5000),
+                                     job("c", "yolov3", 8, 5000), job("d", "bert", 12, 5000)};
+  PolluxParams params;
+  params.seed = 7;
+  PolluxPolicy p1(params);
+  PolluxPolicy p2(params);
+  const std::string d1 = describe(p1.decide(w.input(0, jobs)));
+  EXPECT_EQ(d1, describe(p2.decide(w.input(0, jobs))));
+  EXPECT_FALSE(d1.empty());
+  // Every job got GPUs: 4 jobs on 8 GPUs, and a job left out would pull the
+  // harmonic mean down to ~1e-3.
+  EXPECT_EQ(p1.last_round().size(), 4u);
+}
+
+TEST(Pollux, BatchGrowsAsTrainingProgresses) {
+  // One cifar10 job alone on one 4-GPU node. Its noise scale grows from
+  // phi = 72 (first epoch) to ~5e3 at mid-training (algorithms.md 7.9), so
+  // once the policy's progress estimate has advanced the goodput-optimal
+  // batch on the same GPUs is larger, and it is changed in place.
+  World w(1);
+  PolluxPolicy p;
+  std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 39062)};
+  const auto first = p.decide(w.input(0, jobs));
+  ASSERT_EQ(p.last_round().count(0), 1u);
+  const PolluxPolicy::Chosen start = p.last_round().at(0);
+  EXPECT_GE(start.batch.global_batch, 128);
+  ASSERT_FALSE(first.empty());
+  const auto* s = std::get_if<StartJob>(&first.front());
+  ASSERT_NE(s, nullptr);
+  // The job now runs on what Pollux gave it.
+  SchedulerInput later;
+  later.now_s = 3000;
+  later.view = &w.view;
+  w.view.allocate(s->placement.gpus, 0);
+  later.running.push_back(RunningJob{0, &jobs[0], s->placement, 0, 3000.0 * s->placement.gpus.size(), -1});
+  p.decide(later);
+  EXPECT_GT(p.progress_of(0), 1000);
+  ASSERT_EQ(p.last_round().count(0), 1u);
+  EXPECT_GT(p.last_round().at(0).batch.global_batch, start.batch.global_batch);
+}
+
+TEST(Pollux, LargeProblemsRunFewerGenerations) {
+  // 1,000 jobs: 100 x 100 x 1,000 = 1e7 row evaluations > the 2e6 cap, so
+  // the round runs 2e6 / (100 x 1,000) = 20 generations.
+  World w(16);
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 1000; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000, i));
+  PolluxPolicy p;
+  const auto ds = p.decide(w.input(0, jobs));
+  EXPECT_EQ(p.last_generations(), 20);
+  EXPECT_LE(p.last_round().size(), 64u);  // at most one job per GPU
+  EXPECT_FALSE(ds.empty());
+}
+
+TEST(Pollux, ThousandQueuedJobsOn2500Gpus) {
+  // 625 nodes x 4 T4 = 2,500 GPUs, 1,000 queued jobs: 20 generations (as
+  // above). More GPUs than jobs and a harmonic mean that a job without GPUs
+  // pulls down to ~1e-3, so the search gives every job GPUs.
+  World w(625);
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 1000; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000, i));
+  PolluxPolicy p;
+  const auto ds = p.decide(w.input(0, jobs));
+  EXPECT_EQ(p.last_generations(), 20);
+  EXPECT_EQ(p.last_round().size(), 1000u);
+  int gpus = 0;
+  for (const auto& [j, c] : p.last_round()) gpus += c.gpus;
+  EXPECT_LE(gpus, 2500);
+}
+
+}  // namespace
+}  // namespace vnsim

@@ -1,0 +1,142 @@
+// Themis: rho, the fairness knob and leases on one 4-GPU node, by hand.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "vnsim/core/cluster_spec.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/policies/themis_policy.hpp"
+
+namespace vnsim {
+namespace {
+
+ClusterSpec one_node() {
+  ClusterSpec spec;
+  spec.name = "test-1x1x4";
+  RackSpec rack;
+  rack.name = "r0";
+  NodeSpec node;
+  node.name = "n0";
+  node.gpu_types.assign(4, "V100");
+  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
+  node.nic_bandwidth_Bps = 12.5e9;
+  rack.nodes.push_back(node);
+  spec.racks.push_back(rack);
+  return spec;
+}
+
+JobSpec job(const char* id, int gpus, double submit) {
+  JobSpec j;
+  j.id = id;
+  j.gpus = gpus;
+  j.submit_s = submit;
+  return j;
+}
+
+struct World {
+  World() : cluster(one_node()), topology(cluster), view(cluster, topology) {}
+  SchedulerInput input(double now) const {
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &view;
+    return in;
+  }
+  Cluster cluster;
+  Topology topology;
+  ClusterView view;
+};
+
+// 8 GPUs shared by 4 jobs: fair share 2 GPUs, so a 4-GPU job that runs 200 s
+// alone takes 200 x 4 / 2 = 400 s on its share; 100 s elapsed + 300 s left
+// gives rho = 1. With no contention the share is the whole demand.
+TEST(Themis, RhoIsSharedOverFairShareTime) {
+  EXPECT_DOUBLE_EQ(ThemisPolicy::rho(100, 300, 200, 4, 8, 4), 1.0);
+  EXPECT_DOUBLE_EQ(ThemisPolicy::rho(100, 300, 200, 4, 8, 1), 2.0);
+  EXPECT_DOUBLE_EQ(ThemisPolicy::rho(0, 50, -1, 4, 8, 1), 1.0) << "unknown alone time is neutral";
+}
+
+// Three queued 2-GPU jobs on 4 GPUs at t = 1000, contention 3: fair share
+// 4/3 GPUs, T_alone = 1.5 x alone time.
+//   j0: submitted 0,   alone 1000: rho = (1000 + 1000) / 1500 = 1.33, gain
+//       log(1 + 600/2000) / 2 = 0.13
+//   j1: submitted 950, alone 100:  rho = (50 + 100) / 150 = 1.0,   gain
+//       log(1 + 600/150) / 2 = 0.80
+//   j2: submitted 500, alone 400:  rho = (500 + 400) / 600 = 1.5,  gain
+//       log(1 + 600/900) / 2 = 0.26
+// f = 0.5: the first ceil(1.5) = 2 worst-rho jobs (j2, j0) get the 4 GPUs.
+// f = 0: all compete, by gain per GPU: j1 then j2.
+struct KnobScenario {
+  KnobScenario() : j0(job("j0", 2, 0)), j1(job("j1", 2, 950)), j2(job("j2", 2, 500)) {}
+  std::vector<Decision> decide(double knob) {
+    ThemisParams params;
+    params.fairness_knob = knob;
+    ThemisPolicy policy(params);
+    SchedulerInput in = world.input(1000);
+    in.queued = {QueuedJob{0, &j0, 0, 1000}, QueuedJob{1, &j1, 0, 100}, QueuedJob{2, &j2, 0, 400}};
+    return policy.decide(in);
+  }
+  World world;
+  JobSpec j0, j1, j2;
+};
+
+TEST(Themis, FairnessKnobOffersGpusToTheWorstRhoFirst) {
+  KnobScenario s;
+  const auto out = s.decide(0.5);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 2u);
+  EXPECT_EQ(std::get<StartJob>(out[1]).job, 0u);
+}
+
+TEST(Themis, KnobZeroLetsEveryJobCompeteOnGain) {
+  KnobScenario s;
+  const auto out = s.decide(0);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 1u);
+  EXPECT_EQ(std::get<StartJob>(out[1]).job, 2u);
+}
+
+// a (4 GPUs, alone 1000 s) starts at t = 0 with a 600 s lease. b (4 GPUs,
+// alone 1000 s) arrives at t = 100: a keeps its GPUs until the lease ends.
+// At t = 600, contention 2, fair share 2 GPUs, T_alone = 2000 s:
+//   a: (600 + 400) / 2000 = 0.5;  b: (500 + 1000) / 2000 = 0.75,
+// so b is worse off: a is preempted and b starts, leased until 1200.
+TEST(Themis, LeaseProtectsARunningJobUntilItEnds) {
+  World w;
+  const JobSpec a = job("a", 4, 0), b = job("b", 4, 100);
+  ThemisPolicy policy;  // f = 0.8, lease 600 s
+  SchedulerInput in0 = w.input(0);
+  in0.queued = {QueuedJob{0, &a, 0, 1000}};
+  const auto out0 = policy.decide(in0);
+  ASSERT_EQ(out0.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out0[0]).job, 0u);
+  EXPECT_FALSE(policy.next_timer_s(0).has_value()) << "nobody waits for the lease";
+  w.view.allocate({0, 1, 2, 3}, 0);
+
+  SchedulerInput in1 = w.input(100);
+  in1.running = {RunningJob{0, &a, Placement{{0, 1, 2, 3}, {1, 1, 1, 1}}, 0, 400, 900}};
+  in1.queued = {QueuedJob{1, &b, 0, 1000}};
+  EXPECT_TRUE(policy.decide(in1).empty());
+  ASSERT_TRUE(policy.next_timer_s(100).has_value());
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(100), 600);
+
+  SchedulerInput in2 = w.input(600);
+  in2.running = {RunningJob{0, &a, Placement{{0, 1, 2, 3}, {1, 1, 1, 1}}, 0, 2400, 400}};
+  in2.queued = {QueuedJob{1, &b, 0, 1000}};
+  const auto out2 = policy.decide(in2);
+  ASSERT_EQ(out2.size(), 2u);
+  EXPECT_EQ(std::get<PreemptJob>(out2[0]).job, 0u);
+  EXPECT_EQ(std::get<StartJob>(out2[1]).job, 1u);
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(600), 1200);
+}
+
+TEST(Themis, RejectsBadParameters) {
+  ThemisParams params;
+  params.fairness_knob = 1;
+  EXPECT_THROW(ThemisPolicy{params}, InputError);
+  params.fairness_knob = 0.5;
+  params.lease_s = 0;
+  EXPECT_THROW(ThemisPolicy{params}, InputError);
+}
+
+}  // namespace
+}  // namespace vnsim

@@ -1,0 +1,45 @@
+#pragma once
+// The pure half of `vnexec calibrate`: fits and the files it writes (a
+// cluster spec in the docs/CLUSTER_SPEC.md format and a model profile in the
+// core/data/models.json format), so the simulator reads the testbed as is.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vnsim/core/model_catalog.hpp"
+
+namespace vnsim::real_exec {
+
+struct LineFit {
+  double intercept = 0;
+  double slope = 0;
+  double rmse = 0;
+};
+// Ordinary least squares y = intercept + slope * x; intercept and slope are
+// clamped at 0 (a negative step time has no meaning) and the other refitted.
+LineFit fit_line(const std::vector<std::pair<double, double>>& points);
+
+// Ring all-reduce time T = 2(N-1) * (hop_latency + (B/N) / bandwidth) over
+// measurements (B bytes, N ranks, T seconds): the bandwidth that fits best
+// in least squares, given the measured hop latency.
+double fit_ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
+                          double hop_latency_s);
+
+struct TestbedLinks {
+  int workers = 0;
+  double link_bandwidth_Bps = 0;  // per worker link: a worker-to-worker path crosses two
+  double link_latency_s = 0;      // one traversal; a path pays two
+};
+// One node holding all workers as GPUs of the catalog's reference type.
+std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::string& reference_gpu,
+                                      const std::string& description);
+
+struct CalibratedModel {
+  ModelParams base;  // catalog entry: batch limits and memory are kept
+  LineFit compute;   // seconds per micro-batch vs local batch
+  int points = 0;
+  double gradient_bytes = 0;  // bytes actually all-reduced per step
+};
+std::string model_profile_json(const std::vector<CalibratedModel>& models, const std::string& reference_gpu);
+
+}  // namespace vnsim::real_exec

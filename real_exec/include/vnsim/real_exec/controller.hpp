@@ -1,0 +1,99 @@
+#pragma once
+// The controller (rank 0 in vnexec): replays a job list in executor time on
+// the testbed's workers, asking the same Policy objects as the simulator for
+// start / preempt / resize decisions, and keeps a JobRecord per job. Event
+// order at one instant is the simulator's: completions, arrivals, policy.
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vnsim/core/cluster.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/job_record.hpp"
+#include "vnsim/core/job_spec.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/core/topology.hpp"
+#include "vnsim/policies/policy.hpp"
+#include "vnsim/real_exec/measurement_log.hpp"
+#include "vnsim/real_exec/worker_fleet.hpp"
+
+namespace vnsim::real_exec {
+
+struct ControllerOptions {
+  // Jobs restart from their last checkpoint after a failure; 0 = no periodic
+  // checkpoints (a failed job restarts from iteration 0, never dropped).
+  long long checkpoint_every = 0;
+  // Fault injection, job id -> step: the job's last worker fails before that
+  // step once (docs/REAL_EXEC.md, "Failures").
+  std::map<std::string, long long> inject_failure;
+};
+
+class Controller {
+ public:
+  Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, const ModelCatalog& models,
+             std::vector<JobSpec> jobs, Policy& policy, WorkerFleet& fleet, MeasurementLog& log,
+             ControllerOptions options = {});
+  ~Controller();
+  // Runs until every job completed or was rejected; returns the records.
+  std::vector<JobRecord> run();
+  // Workers taken out of service after a failure.
+  const std::vector<GpuId>& failed_gpus() const { return failed_gpus_; }
+
+ private:
+  enum class Phase { Future, Queued, Running, Done };
+  struct JobState {
+    Phase phase = Phase::Future;
+    int epoch = -1;
+    Placement placement;
+    long long iterations_done = 0;  // confirmed (checkpointed or stopped)
+    long long iterations_seen = 0;  // reported by the running segment
+    double run_start_s = 0;
+    double attained_gpu_s = 0;
+    double iteration_s = -1;  // mean measured iteration time of the running segment
+    double iteration_sum_s = 0;
+    long long iteration_count = 0;
+    int stopping_epoch = -1;         // stop sent for this epoch, Stopped not yet received
+    std::optional<Launch> deferred;  // start waiting for the stop's checkpoint
+  };
+
+  void handle(const FleetEvent& e);
+  void process_arrivals(double now);
+  void run_policy(double now);
+  void apply(const Decision& d, double now);
+  void start_job(const StartJob& d, double now);
+  void preempt_job(const PreemptJob& d, double now);
+  void resize_job(const ResizeJob& d, double now);
+  void finish_job(JobIndex job, double now, long long iterations);
+  void requeue(JobIndex job);
+  double estimate_s(JobIndex job) const;
+  void note_stop_of(JobIndex job, double now);
+  void launch(Launch l);
+  // Workers still finishing a stopped segment's step; a start on them waits.
+  bool draining(const std::vector<GpuId>& gpus) const;
+  void drain(JobIndex job, const std::vector<GpuId>& gpus);
+  void drained(JobIndex job, double now);
+  bool all_done() const;
+
+  const Cluster& cluster_;
+  const GpuCatalog& gpu_catalog_;
+  const ModelCatalog& models_;
+  std::vector<JobSpec> jobs_;
+  Policy& policy_;
+  WorkerFleet& fleet_;
+  MeasurementLog& log_;
+  ControllerOptions options_;
+  Topology topology_;
+  ClusterView view_;
+  std::vector<JobState> state_;
+  std::vector<JobRecord> records_;
+  std::vector<JobIndex> arrival_order_;
+  std::size_t next_arrival_ = 0;
+  std::vector<QueuedJob> queued_;
+  std::vector<GpuId> failed_gpus_;
+  std::optional<double> timer_s_;
+  std::map<GpuId, JobIndex> draining_;
+};
+
+}  // namespace vnsim::real_exec

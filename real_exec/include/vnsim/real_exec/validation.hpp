@@ -1,0 +1,70 @@
+#pragma once
+// The comparison behind `vnsim validate`: what vnexec measured
+// (measurements.jsonl) against what the simulator predicts for the same
+// trace, testbed spec, profile and policy (docs/REAL_EXEC.md, "Validation").
+// No SimGrid here: the caller runs the replay and passes its job records.
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/job_record.hpp"
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/core/topology.hpp"
+
+namespace vnsim::real_exec {
+
+// Relative errors |predicted - measured| / measured over pairs with a
+// positive measurement.
+struct ErrorStats {
+  std::size_t count = 0;
+  double mape = 0;  // mean absolute relative error
+  double p90 = 0;   // 90th percentile (nearest rank)
+  double max = 0;
+  double mean_signed = 0;  // mean (predicted - measured) / measured: > 0 the simulator is pessimistic
+};
+ErrorStats relative_errors(const std::vector<std::pair<double, double>>& predicted_measured);
+
+// What measurements.jsonl says (format in docs/REAL_EXEC.md).
+struct MeasuredSegment {  // one run segment of a job: its rank set and split
+  std::vector<GpuId> gpus;
+  std::vector<int> vn_per_gpu;
+  int global_batch = 0;
+};
+struct MeasuredIteration {
+  std::string job;
+  int epoch = 0;
+  long long iteration = 0;
+  double seconds = 0;
+  double compute_s = 0;
+  double allreduce_s = 0;
+};
+struct MeasuredRun {
+  std::map<std::pair<std::string, int>, MeasuredSegment> segments;  // (job, epoch)
+  std::vector<MeasuredIteration> iterations;
+  std::map<std::string, double> submit_s, finish_s;
+};
+// Throws InputError naming the file, line and field on malformed input.
+MeasuredRun read_measurement_log(const std::string& path);
+
+struct ValidationReport {
+  ErrorStats iteration;  // step time vs the analytic iteration model of the segment's placement
+  ErrorStats compute;    // slowest rank's compute vs the model's compute term
+  ErrorStats allreduce;  // leader's all-reduce vs the model's ring all-reduce term
+  ErrorStats jct;        // job completion time vs the simulated replay
+  double measured_makespan_s = 0;
+  double predicted_makespan_s = 0;
+  std::size_t jobs_compared = 0;
+  nlohmann::ordered_json to_json() const;
+};
+
+// `predicted` are the simulator's records for the same jobs (matched by id).
+// `skip_first` iterations of every segment are left out of the per-iteration
+// statistics (warm-up: first touch of buffers, communicator set-up).
+ValidationReport compare_run(const MeasuredRun& measured, const std::vector<JobRecord>& predicted,
+                             const Topology& topology, const GpuCatalog& gpus, const ModelCatalog& models,
+                             const std::map<std::string, std::string>& model_of_job, int skip_first = 1);
+
+}  // namespace vnsim::real_exec

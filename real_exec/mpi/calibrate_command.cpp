@@ -1,0 +1,162 @@
+// vnexec calibrate: measures the testbed's workers (compute per micro-batch
+// against local batch, per model; all-reduce time and point-to-point
+// latency between them) and writes a cluster spec and a model profile that
+// `vnsim replay` / `vnsim validate` read.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "commands.hpp"
+#include "mpi_group_comm.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/real_exec/calibration.hpp"
+#include "wire.hpp"
+
+namespace vnsim::real_exec::mpi {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Local batches to time: the catalog's range around the default micro-batch.
+std::vector<long long> batch_points(const ModelParams& m) {
+  std::set<long long> pts;
+  for (double f : {0.25, 0.5, 1.0, 2.0}) {
+    const auto b = static_cast<long long>(m.default_local_batch * f);
+    pts.insert(std::clamp<long long>(b, m.min_local_batch, m.max_local_batch));
+  }
+  return {pts.begin(), pts.end()};
+}
+
+// Mean over workers of each worker's median: all workers compute at once,
+// as they do when the testbed is busy.
+double timed_across(GroupComm& comm, int reps, const std::function<double()>& once) {
+  std::vector<double> times;
+  once();  // warm-up
+  for (int r = 0; r < reps; ++r) times.push_back(once());
+  double m = median(times);
+  comm.allreduce_sum(&m, 1);
+  return m / comm.size();
+}
+
+}  // namespace
+
+int calibrate_command(const Options& o, int world_rank, int world_size) {
+  namespace fs = std::filesystem;
+  for (const auto& name : o.models) ModelCatalog::builtin().at(name);  // unknown model: InputError
+  std::unique_ptr<Backend> backend = make_backend(o.backend);
+  MPI_Comm workers_comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank == 0 ? MPI_UNDEFINED : 0, world_rank, &workers_comm);
+  if (world_rank == 0) {
+    // The controller rank takes no part; it waits without spinning.
+    const std::vector<long long> done = receive_longs(1, kTagCalibrate);
+    return static_cast<int>(done.at(0));
+  }
+  MpiGroupComm comm(workers_comm, true);
+  const int workers = world_size - 1;
+  nlohmann::ordered_json raw;
+  raw["workers"] = workers;
+  raw["backend"] = o.backend;
+  raw["compute_scale"] = o.scale.flops_per_reference_second;
+  raw["gradient_fraction"] = o.scale.gradient_fraction;
+
+  // Point-to-point latency between worker 0 and worker 1: half a ping-pong.
+  double one_way_s = 0;
+  if (workers >= 2) {
+    double word = 0;
+    std::vector<double> rtts;
+    for (int r = 0; r < 200; ++r) {
+      const double t0 = MPI_Wtime();
+      if (comm.rank() == 0) {
+        MPI_Send(&word, 1, MPI_DOUBLE, 1, 0, comm.handle());
+        MPI_Recv(&word, 1, MPI_DOUBLE, 1, 0, comm.handle(), MPI_STATUS_IGNORE);
+      } else if (comm.rank() == 1) {
+        MPI_Recv(&word, 1, MPI_DOUBLE, 0, 0, comm.handle(), MPI_STATUS_IGNORE);
+        MPI_Send(&word, 1, MPI_DOUBLE, 0, 0, comm.handle());
+      }
+      rtts.push_back(MPI_Wtime() - t0);
+    }
+    one_way_s = median(rtts) / 2;
+    comm.broadcast(&one_way_s, sizeof one_way_s, 0);
+  }
+  raw["one_way_latency_s"] = one_way_s;
+
+  std::vector<CalibratedModel> calibrated;
+  std::vector<std::pair<double, double>> allreduce_points;
+  for (const auto& name : o.models) {
+    const ModelParams& model = ModelCatalog::builtin().at(name);
+    const std::size_t params = emulated_parameter_count(model, o.scale);
+    std::unique_ptr<DataPlane> plane = backend->open(comm, params);
+    const JobShape shape = emulated_shape(model, o.scale, 1, {1});
+    CalibratedModel c;
+    c.base = model;
+    c.gradient_bytes = static_cast<double>(params * sizeof(double));
+    std::vector<std::pair<double, double>> points;
+    nlohmann::ordered_json model_raw;
+    for (long long m : batch_points(model)) {
+      const double flops = shape.flops_fixed + shape.flops_per_sample * static_cast<double>(m);
+      const double t = timed_across(comm, o.repetitions, [&] {
+        plane->micro_batch(0, m, flops);
+        return plane->take_timing().compute_s;
+      });
+      points.emplace_back(static_cast<double>(m), t);
+      model_raw["micro_batch_s"][std::to_string(m)] = t;
+    }
+    c.compute = fit_line(points);
+    c.points = static_cast<int>(points.size());
+    if (workers >= 2) {
+      const double t = timed_across(comm, o.repetitions, [&] {
+        plane->allreduce_grad();
+        return plane->take_timing().allreduce_s;
+      });
+      allreduce_points.emplace_back(c.gradient_bytes, t);
+      model_raw["allreduce_s"] = t;
+      model_raw["gradient_bytes"] = c.gradient_bytes;
+    }
+    raw["models"][name] = model_raw;
+    calibrated.push_back(c);
+  }
+
+  TestbedLinks links;
+  links.workers = workers;
+  // A worker-to-worker path crosses two links (docs/CLUSTER_SPEC.md), so each
+  // carries half the measured one-way latency.
+  links.link_latency_s = one_way_s / 2;
+  links.link_bandwidth_Bps = workers >= 2 ? fit_ring_bandwidth(allreduce_points, workers, one_way_s)
+                                          : 100e9;  // unused with 1 worker
+  raw["fitted_link_bandwidth_Bps"] = links.link_bandwidth_Bps;
+
+  if (comm.rank() == 0) {
+    fs::create_directories(o.out);
+    const std::string reference = GpuCatalog::builtin().reference();
+    std::ofstream(fs::path(o.out) / "cluster.json") << testbed_cluster_spec_json(
+        links, reference,
+        "measured by vnexec calibrate (" + o.backend + " backend, " + std::to_string(workers) +
+            " workers); each worker is a '" + reference +
+            "' (the catalog's reference type) so the profile's times apply unscaled");
+    std::ofstream(fs::path(o.out) / "models.json") << model_profile_json(calibrated, reference);
+    std::ofstream(fs::path(o.out) / "calibration.json") << raw.dump(2) << "\n";
+    std::printf("vnexec calibrate: %d workers, one-way latency %.1f us, fitted link bandwidth %.2f GB/s\n",
+                workers, one_way_s * 1e6, links.link_bandwidth_Bps / 1e9);
+    for (const CalibratedModel& c : calibrated)
+      std::printf("  %s: micro-batch %.4f s + %.3g s/sample (rmse %.4f s, %d points), gradient %.0f bytes\n",
+                  c.base.name.c_str(), c.compute.intercept, c.compute.slope, c.compute.rmse, c.points,
+                  c.gradient_bytes);
+    std::printf("outputs: %s/{cluster.json,models.json,calibration.json}\n", o.out.c_str());
+    const long long ok = 0;
+    MPI_Send(&ok, 1, MPI_LONG_LONG, 0, kTagCalibrate, MPI_COMM_WORLD);
+  }
+  return 0;
+}
+
+}  // namespace vnsim::real_exec::mpi

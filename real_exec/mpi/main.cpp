@@ -1,0 +1,58 @@
+// vnexec: the real executor, launched under mpirun (docs/REAL_EXEC.md).
+// Any error on any rank aborts the whole MPI job with a one-line reason, so
+// no rank is left waiting for a partner that is gone.
+#include <mpi.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "mpi_group_comm.hpp"
+#include "options.hpp"
+#include "vnsim/core/error.hpp"
+
+#if VNSIM_HAVE_CUDA
+#include "vnsim_cuda_backend.hpp"
+#endif
+
+namespace vnsim::real_exec::mpi {
+
+std::unique_ptr<Backend> make_backend(const std::string& name) {
+  if (name == "cpu") return make_cpu_backend();
+#if VNSIM_HAVE_CUDA
+  if (name == "cuda") return make_cuda_backend();
+#endif
+  throw InputError("--backend " + name + ": this vnexec was built without it (CUDA and NCCL not found)");
+}
+
+}  // namespace vnsim::real_exec::mpi
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help") {
+    std::fputs(vnsim::real_exec::mpi::usage(), stdout);
+    return args.empty() ? 2 : 0;
+  }
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  vnsim::real_exec::mpi::wall_s();  // starts the clock
+  int code = 0;
+  try {
+    const auto options = vnsim::real_exec::mpi::parse_options(args);
+    if (size < 2) throw vnsim::InputError("vnexec needs at least 2 MPI ranks (a controller and a worker)");
+    code = options.command == "run" ? vnsim::real_exec::mpi::run_command(options, rank, size)
+                                    : vnsim::real_exec::mpi::calibrate_command(options, rank, size);
+  } catch (const vnsim::InputError& e) {
+    if (rank == 0) std::fprintf(stderr, "vnexec: error: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vnexec: rank %d: internal error: %s\n", rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,33 @@
+#pragma once
+// vnexec's command line. Every rank parses the same argv, so workers know
+// the trace, scales and backend without extra messages.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "vnsim/policies/policy.hpp"
+#include "vnsim/real_exec/workload.hpp"
+
+namespace vnsim::real_exec::mpi {
+
+struct Options {
+  std::string command;  // run | calibrate
+  std::string backend = "cpu";
+  EmulationScale scale;
+  std::string out;
+  // run
+  std::string trace, cluster, profile, policy = "fifo";
+  PolicyParams policy_params;
+  double time_scale = 1.0;
+  long long checkpoint_every = 0;
+  std::map<std::string, long long> inject_failure;
+  // calibrate
+  std::vector<std::string> models;
+  int repetitions = 5;
+};
+
+// Throws InputError naming the flag and the reason.
+Options parse_options(const std::vector<std::string>& argv);
+const char* usage();
+
+}  // namespace vnsim::real_exec::mpi

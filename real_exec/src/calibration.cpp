@@ -1,0 +1,105 @@
+#include "vnsim/real_exec/calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace vnsim::real_exec {
+
+LineFit fit_line(const std::vector<std::pair<double, double>>& points) {
+  if (points.empty()) throw std::invalid_argument("fit_line: no points");
+  const double n = static_cast<double>(points.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [x, y] : points) {
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  LineFit f;
+  const double denom = n * sxx - sx * sx;
+  if (points.size() >= 2 && denom > 0) {
+    f.slope = (n * sxy - sx * sy) / denom;
+    f.intercept = (sy - f.slope * sx) / n;
+  } else {
+    f.intercept = sy / n;
+  }
+  if (f.slope < 0) {
+    f.slope = 0;
+    f.intercept = sy / n;
+  }
+  if (f.intercept < 0) {
+    f.intercept = 0;
+    f.slope = sxx > 0 ? sxy / sxx : 0;
+  }
+  double sse = 0;
+  for (const auto& [x, y] : points) sse += std::pow(y - (f.intercept + f.slope * x), 2);
+  f.rmse = std::sqrt(sse / n);
+  return f;
+}
+
+double fit_ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
+                          double hop_latency_s) {
+  if (ranks < 2) throw std::invalid_argument("fit_ring_bandwidth: needs at least 2 ranks");
+  const double steps = 2.0 * (ranks - 1);
+  // Per step: y = T/steps - latency = (B/N) * (1/bandwidth); fit 1/bandwidth through the origin.
+  double sxx = 0, sxy = 0;
+  for (const auto& [bytes, seconds] : bytes_and_seconds) {
+    const double x = bytes / ranks;
+    const double y = seconds / steps - hop_latency_s;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  if (sxy <= 0) throw std::runtime_error("fit_ring_bandwidth: measurements imply no transfer time");
+  return sxx / sxy;
+}
+
+std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::string& reference_gpu,
+                                      const std::string& description) {
+  nlohmann::ordered_json link;
+  link["kind"] = "pcie";
+  link["bandwidth_gbps"] = links.link_bandwidth_Bps * 8.0 / 1e9;
+  link["latency_us"] = links.link_latency_s * 1e6;
+  nlohmann::ordered_json spec;
+  spec["name"] = "calibrated-testbed";
+  spec["description"] = description;
+  spec["defaults"] = {{"gpus", links.workers}, {"gpu_type", reference_gpu}, {"intra", link}};
+  // All workers share one node, so the NIC is never on a path; the format requires one.
+  spec["defaults"]["nic"] = {{"bandwidth_gbps", link["bandwidth_gbps"]}, {"latency_us", 0}};
+  spec["racks"] = nlohmann::ordered_json::array({{{"name", "rack0"}, {"nodes", {{{"name", "host0"}}}}}});
+  return spec.dump(2) + "\n";
+}
+
+std::string model_profile_json(const std::vector<CalibratedModel>& models, const std::string& reference_gpu) {
+  nlohmann::ordered_json doc;
+  doc["derived_by"] = "vnexec calibrate";
+  doc["source"] =
+      "compute: least-squares line over measured micro-batch times on the testbed's workers; gradient_bytes: "
+      "the emulated gradient actually all-reduced; batch limits and memory: the built-in catalog";
+  doc["reference_gpu"] = reference_gpu;
+  nlohmann::ordered_json all = nlohmann::ordered_json::object();
+  for (const CalibratedModel& m : models) {
+    const ModelParams& b = m.base;
+    nlohmann::ordered_json e;
+    e["alpha_compute_s"] = m.compute.intercept;
+    e["beta_compute_s"] = m.compute.slope;
+    e["gradient_bytes"] = std::max(1.0, m.gradient_bytes);
+    e["weight_state_bytes"] = b.weight_state_bytes;
+    e["memory_per_sample_bytes"] = b.memory_per_sample_bytes;
+    e["min_local_batch"] = b.min_local_batch;
+    e["max_local_batch"] = b.max_local_batch;
+    e["default_local_batch"] = b.default_local_batch;
+    e["initial_batch"] = b.initial_batch;
+    e["max_global_batch"] = b.max_global_batch;
+    e["overlap_gamma"] = 1.0;
+    e["overlap_fraction"] = 0.0;  // the executor all-reduces after the last micro-batch
+    e["fit_points"] = m.points;
+    e["fit_rmse_s"] = m.compute.rmse;
+    all[b.name] = e;
+  }
+  doc["models"] = all;
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace vnsim::real_exec

@@ -1,0 +1,82 @@
+#include "vnsim/real_exec/gradient_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+namespace vnsim::real_exec {
+namespace {
+
+TEST(GradientModel, ResidueCountsOfARangeByHand) {
+  // Samples 9..13 have residues 9, 10, 0, 1, 2 (mod 11).
+  const auto c = residue_counts(9, 5);
+  EXPECT_EQ(c[9], 1);
+  EXPECT_EQ(c[10], 1);
+  EXPECT_EQ(c[0], 1);
+  EXPECT_EQ(c[1], 1);
+  EXPECT_EQ(c[2], 1);
+  EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0LL), 5);
+  // 25 samples from 0: two full cycles (2 each) plus residues 0, 1, 2 once more.
+  const auto d = residue_counts(0, 25);
+  EXPECT_EQ(d[0], 3);
+  EXPECT_EQ(d[3], 2);
+}
+
+TEST(GradientModel, VirtualNodeBatchesGiveTheRemainderToTheFirst) {
+  // 10 samples over 4 virtual nodes: 10 = 3 + 3 + 2 + 2.
+  EXPECT_EQ(virtual_node_batches(10, 4), (std::vector<long long>{3, 3, 2, 2}));
+  EXPECT_THROW(virtual_node_batches(3, 4), std::invalid_argument);
+}
+
+TEST(GradientModel, RankSampleRangesFollowVirtualNodeOrder) {
+  // Step 2 of a 10-sample batch starts at sample 20. Rank 0 runs virtual
+  // node 0 (3 samples: 20-22); rank 1 runs nodes 1-3: 23-25, 26-27, 28-29.
+  const auto r = rank_sample_ranges(2, 10, {1, 3}, 1);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].first, 23);
+  EXPECT_EQ(r[0].count, 3);
+  EXPECT_EQ(r[1].first, 26);
+  EXPECT_EQ(r[1].count, 2);
+  EXPECT_EQ(r[2].first, 28);
+  EXPECT_EQ(r[2].count, 2);
+}
+
+TEST(GradientModel, VirtualNodeAccumulationEqualsOneBigBatchBitForBit) {
+  const std::size_t n = 1000;
+  std::vector<double> big(n, 0.0), accumulated(n, 0.0);
+  accumulate_samples(big, 30, 64);  // step 0 of a 64-sample batch starting at sample 30
+  for (int rank = 0; rank < 3; ++rank)
+    for (const SampleRange& s : rank_sample_ranges(0, 64, {3, 2, 2}, rank))
+      accumulate_samples(accumulated, 30 + s.first, s.count);
+  EXPECT_EQ(accumulated, big);
+  EXPECT_NE(big, std::vector<double>(n, 0.0));
+}
+
+TEST(GradientModel, WeightedAveragingOfUnevenBatchesIsTheGlobalMean) {
+  // Ranks with 1 and 3 samples: samples 0 and 1..3. Entry 0 of basis k is
+  // (7k mod 11) - 5: samples 0,1,2,3 give -5, 2, -2, 5. The global mean is
+  // (-5 + 2 - 2 + 5) / 4 = 0; the unweighted mean of the rank means is
+  // (-5 + (2 - 2 + 5) / 3) / 2 = -5/3, which is wrong.
+  std::vector<double> g0(1, 0.0), g1(1, 0.0);
+  accumulate_samples(g0, 0, 1);
+  accumulate_samples(g1, 1, 3);
+  EXPECT_EQ(g0[0], -5);
+  EXPECT_EQ(g1[0], 5);
+  std::vector<double> sum = {g0[0] + g1[0]};
+  std::vector<double> params = {1.0};
+  apply_sgd(params, sum, 4, 0.5);  // 1 - 0.5 * 0/4
+  EXPECT_EQ(params[0], 1.0);
+  const double unweighted = (g0[0] / 1 + g1[0] / 3) / 2;
+  EXPECT_NE(unweighted, sum[0] / 4);
+}
+
+TEST(GradientModel, ChecksumSeesOneBitFlip) {
+  std::vector<double> p = initial_parameters(100);
+  const auto h = parameter_checksum(p);
+  p[57] = std::nextafter(p[57], 2.0);
+  EXPECT_NE(parameter_checksum(p), h);
+}
+
+}  // namespace
+}  // namespace vnsim::real_exec

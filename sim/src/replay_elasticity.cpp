@@ -1,0 +1,196 @@
+// Elastic resize (in place and checkpoint-restart), checkpoints and the
+// restore that follows a lost run (docs/ELASTICITY.md).
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "replay_controller.hpp"
+#include "state_broadcast.hpp"
+#include "vnsim/core/units.hpp"
+
+namespace vnsim::sim {
+namespace {
+
+bool contains(const std::vector<GpuId>& gpus, GpuId g) {
+  return std::find(gpus.begin(), gpus.end(), g) != gpus.end();
+}
+
+std::vector<GpuId> minus(const std::vector<GpuId>& a, const std::vector<GpuId>& b) {
+  std::vector<GpuId> out;
+  for (GpuId g : a)
+    if (!contains(b, g)) out.push_back(g);
+  return out;
+}
+
+}  // namespace
+
+int ReplayController::batch_of(JobIndex job) const {
+  return state_[job].global_batch > 0 ? state_[job].global_batch : in_.jobs[job].global_batch;
+}
+
+// Weights and optimizer state: what a checkpoint holds and what a joining GPU
+// receives. The gradient buffer (one more gradient-sized copy in
+// weight_state_bytes) is rebuilt, not moved.
+double ReplayController::state_bytes(const JobSpec& spec) const {
+  const ModelParams& model = in_.models.at(spec.model);
+  return std::max(0.0, model.weight_state_bytes - model.gradient_bytes);
+}
+
+double ReplayController::restore_s(const JobSpec& spec) const {
+  const ElasticitySpec& e = in_.cluster.spec().elasticity;
+  return e.restart_delay_for(spec.model) + state_bytes(spec) / e.storage_bandwidth_Bps;
+}
+
+// The job holds its GPUs and makes no progress for `delay_s`; then it runs.
+void ReplayController::set_up_then_run(JobIndex job, double now, double delay_s) {
+  JobState& s = state_[job];
+  estimate_run(job);
+  s.phase = Phase::SettingUp;
+  s.analytic_end_s = -1;
+  s.setup_end_s = now + delay_s;
+  analytic_ends_.push(AnalyticEnd{s.setup_end_s, job, s.epoch});
+}
+
+// Ends the current run at `now` and credits its progress: every whole
+// iteration, or, when `lose_since_checkpoint` and checkpoints are on, only the
+// iterations up to the last checkpoint (written every checkpoint_interval_s
+// of progress since the run began). For a ring job the iterations at the
+// checkpoint are its iterations now scaled by the share of the run's time
+// before the checkpoint. Returns true when every iteration is done.
+bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkpoint) {
+  JobState& s = state_[job];
+  const JobSpec& spec = in_.jobs[job];
+  const bool progressing = s.phase == Phase::Running;
+  const double elapsed = progressing ? std::max(0.0, now - s.run_start_s) : 0.0;
+  const double interval = in_.options.checkpoint_interval_s;
+  const bool checkpointed = lose_since_checkpoint && interval > 0;
+  const double kept_s = checkpointed ? std::floor(elapsed / interval) * interval : elapsed;
+  long long done_now = 0;
+  if (s.ring) {
+    if (progressing) {
+      const long long all = ring_iterations_done(*s.ring, now, s.iteration_s);
+      done_now = !checkpointed ? all
+                 : elapsed > 0
+                     ? static_cast<long long>(std::floor(static_cast<double>(all) * kept_s / elapsed))
+                     : 0;
+    }
+    stop_ring_job(*s.ring);
+    stopped_rings_.push_back(std::move(s.ring));
+  } else if (progressing && s.iteration_s > 0) {
+    done_now = static_cast<long long>(std::floor(kept_s / s.iteration_s));
+  }
+  if (checkpointed && elapsed > kept_s) recorder_.lost_work(job, elapsed - kept_s);
+  s.iterations_done = std::min<long long>(spec.iterations, s.iterations_done + std::max(0LL, done_now));
+  ++s.epoch;  // the stopped run's pending end (heap entry or report) is now stale
+  s.analytic_end_s = -1;
+  s.setup_end_s = -1;
+  return s.iterations_done >= spec.iterations;
+}
+
+// A preemption or a revocation: the GPUs are free at once and the job goes
+// back to the queue.
+void ReplayController::stop_and_requeue(JobIndex job, double now) {
+  JobState& s = state_[job];
+  std::erase_if(running_, [&](const RunningJob& r) { return r.index == job; });
+  if (stop_run(job, now, /*lose_since_checkpoint=*/true)) {
+    // Every iteration was done: the job completes now instead (its end
+    // report may be on its way at this very instant).
+    finish_job(job, now);
+    return;
+  }
+  s.attained_gpu_s += static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
+  view_.release(s.placement.gpus, job);
+  recorder_.preempted(job, now, s.placement.gpus);
+  if (in_.options.checkpoint_interval_s > 0) s.restore_pending = true;
+  s.phase = Phase::Queued;
+  requeue(job);
+}
+
+// A planned resize keeps every whole iteration (the job stops at a batch
+// boundary; a checkpoint-restart resize saves first). In place, the GPUs that
+// join receive the state over the network after a communicator rebuild; a
+// checkpoint-restart resize saves, restarts the processes and restores
+// through the storage bandwidth. The job holds its new GPUs throughout; the
+// GPUs it gives up are free at once.
+void ReplayController::resize_job(const ResizeJob& d, double now) {
+  const std::string who = "policy '" + in_.policy.name() + "' resized job " + std::to_string(d.job);
+  if (d.job >= state_.size() ||
+      (state_[d.job].phase != Phase::Running && state_[d.job].phase != Phase::SettingUp))
+    throw std::logic_error(who + ", which is not running");
+  JobState& s = state_[d.job];
+  const JobSpec& spec = in_.jobs[d.job];
+  const int v = virtual_nodes_of(d.job);
+  Placement placement = d.placement;
+  if (placement.gpus.empty()) throw std::logic_error(who + " ('" + spec.id + "') to no GPU");
+  if (placement.vn_per_gpu.empty()) placement = spread_virtual_nodes(placement.gpus, v);
+  int vn_total = 0;
+  for (int n : placement.vn_per_gpu) vn_total += n;
+  // An adaptive-batch resize (one that names a global batch) may change V
+  // with it: Pollux picks GPUs and accumulation steps together.
+  const bool new_batch = d.global_batch > 0;
+  if (placement.vn_per_gpu.size() != placement.gpus.size() || (vn_total != v && !new_batch))
+    throw std::logic_error(who + " ('" + spec.id + "') with a vn_per_gpu that does not spread its " +
+                           std::to_string(v) + " virtual nodes over the new GPUs");
+  if (d.global_batch < 0) throw std::logic_error(who + " ('" + spec.id + "') with a negative global batch");
+  const int batch = d.global_batch > 0 ? d.global_batch : batch_of(d.job);
+  const ModelParams& model = in_.models.at(spec.model);
+  const double needed = model.memory_needed_bytes(static_cast<double>(batch) / vn_total);
+  for (GpuId g : placement.gpus) {
+    const GpuType& type = in_.gpu_catalog.at(in_.cluster.gpu(g).type);
+    if (needed > type.memory_bytes)
+      throw std::logic_error(who + " ('" + spec.id + "') onto GPU " + std::to_string(g) + " (" + type.name +
+                             "), whose memory cannot hold it: needs " +
+                             std::to_string(needed / units::gib_to_bytes(1)) + " GiB, has " +
+                             std::to_string(type.memory_bytes / units::gib_to_bytes(1)) + " GiB");
+  }
+
+  const std::vector<GpuId> old_gpus = s.placement.gpus;
+  const std::vector<GpuId> joining = minus(placement.gpus, old_gpus);
+  if (stop_run(d.job, now, /*lose_since_checkpoint=*/false)) {
+    std::erase_if(running_, [&](const RunningJob& r) { return r.index == d.job; });
+    finish_job(d.job, now);
+    return;
+  }
+  if (new_batch) change_batch(d.job, batch, vn_total);
+  view_.release(minus(old_gpus, placement.gpus), d.job);
+  view_.allocate(joining, d.job);  // throws on over-commitment
+  recorder_.resized(d.job, now, old_gpus, placement.gpus);
+  s.attained_gpu_s += static_cast<double>(old_gpus.size()) * (now - s.held_since_s);
+  s.held_since_s = now;
+  s.global_batch = batch;
+  s.placement = placement;
+  for (RunningJob& r : running_)
+    if (r.index == d.job) r.placement = placement;
+
+  const ElasticitySpec& e = in_.cluster.spec().elasticity;
+  if (d.mode == ResizeMode::CheckpointRestart) {
+    set_up_then_run(d.job, now, restore_s(spec) + state_bytes(spec) / e.storage_bandwidth_Bps);
+    return;
+  }
+  if (joining.empty()) {  // a shrink only rebuilds the communicator
+    set_up_then_run(d.job, now, e.communicator_setup_s);
+    return;
+  }
+  // Joining GPUs take turns over the GPUs that stay (all old ones when none
+  // stays), so the sources share the sending as in VirtualFlow's allgather.
+  std::vector<GpuId> sources;
+  for (GpuId g : old_gpus)
+    if (contains(placement.gpus, g)) sources.push_back(g);
+  if (sources.empty()) sources = old_gpus;
+  StateBroadcast b;
+  b.job = d.job;
+  b.epoch = s.epoch;
+  b.setup_s = e.communicator_setup_s;
+  b.bytes_per_receiver = state_bytes(spec);
+  for (std::size_t i = 0; i < joining.size(); ++i)
+    b.flows.emplace_back(platform_.gpu_hosts.at(sources[i % sources.size()]),
+                         platform_.gpu_hosts.at(joining[i]));
+  estimate_run(d.job);
+  s.phase = Phase::SettingUp;
+  s.analytic_end_s = -1;
+  s.setup_end_s = now + e.communicator_setup_s;  // at least; the flows add their time
+  launch_state_broadcast(std::move(b), channel_);
+}
+
+}  // namespace vnsim::sim

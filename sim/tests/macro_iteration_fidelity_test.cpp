@@ -1,0 +1,202 @@
+// Macro-iterations against per-iteration simulation (issue 4): a small
+// contended trace, generated here from a fixed seed, replayed with the
+// default options (M = 100, per-iteration while contended) and with every
+// iteration simulated (M = 0). Every job's JCT must agree within 1%.
+// SimGrid allows one engine per process, so each replay runs in a forked
+// child that sends its results back through a pipe.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "sim_test_support.hpp"
+#include "vnsim/sim/replay.hpp"
+
+namespace vnsim {
+namespace {
+
+constexpr int kNodesPerRack = 4;
+
+// 244 jobs: half single-node (1, 2 or 4 GPUs), half 8 or 16 GPUs; 50-300
+// iterations of a built-in model; Poisson arrivals every 20 s on average.
+// Integer arithmetic on the raw engine output keeps the trace identical on
+// every standard library.
+std::vector<JobSpec> contended_trace() {
+  std::mt19937_64 rng(20261122);
+  const ModelCatalog& models = ModelCatalog::builtin();
+  const std::vector<std::string> names = models.names();
+  const int sizes[] = {1, 2, 4, 8, 16, 8};
+  std::vector<JobSpec> jobs;
+  double t = 0;
+  for (int i = 0; i < 244; ++i) {
+    const ModelParams& m = models.at(names[rng() % names.size()]);
+    JobSpec j = testing::make_job("f" + std::to_string(i), t, m, sizes[rng() % 6],
+                                  50 + static_cast<long long>(rng() % 251));
+    jobs.push_back(j);
+    // Exponential gap, mean 20 s, from a 53-bit uniform.
+    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    t += -20.0 * std::log1p(-u);
+  }
+  return jobs;
+}
+
+// FIFO over a fixed GPU order that alternates racks node by node, so
+// multi-node rings cross the 2:1 oversubscribed uplinks and share NICs.
+class SpreadFifo : public Policy {
+ public:
+  explicit SpreadFifo(const Cluster& c) {
+    for (const GpuInfo& g : c.gpus()) order_.push_back(g.id);
+    auto key = [&](GpuId g) {
+      const GpuInfo& x = c.gpu(g);
+      return std::make_tuple(x.node % kNodesPerRack, x.rack, x.local_index);
+    };
+    std::sort(order_.begin(), order_.end(), [&](GpuId a, GpuId b) { return key(a) < key(b); });
+  }
+  std::string name() const override { return "spread-fifo"; }
+  std::vector<Decision> decide(const SchedulerInput& in) override {
+    if (in.queued.empty()) return {};
+    const QueuedJob& head = in.queued.front();
+    std::vector<GpuId> take;
+    for (GpuId g : order_)
+      if (in.view->is_free(g) && static_cast<int>(take.size()) < head.spec->gpus) take.push_back(g);
+    if (static_cast<int>(take.size()) < head.spec->gpus) return {};
+    return {StartJob{head.index, spread_virtual_nodes(take, head.spec->effective_virtual_nodes())}};
+  }
+
+ private:
+  std::vector<GpuId> order_;
+};
+
+struct JobTimes {
+  double start_s = -1;
+  double finish_s = -1;
+  int nodes = 0;  // nodes of its placement
+};
+
+struct RunResult {
+  std::vector<JobTimes> jobs;
+  double wall_s = 0;
+};
+
+RunResult replay_in_child(int macro_iterations, bool per_iteration_when_contended) {
+  std::fflush(stdout);  // or the child inherits and prints the buffered lines again
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  const std::vector<JobSpec> jobs = contended_trace();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    int code = 0;
+    try {
+      const Cluster cluster(testing::small_spec(2, kNodesPerRack, 4, 2.0));
+      SpreadFifo policy(cluster);
+      ReplayOptions opts;
+      opts.macro_iterations = macro_iterations;
+      opts.per_iteration_when_contended = per_iteration_when_contended;
+      const auto t0 = std::chrono::steady_clock::now();
+      const ReplayResult r =
+          run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::vector<JobTimes> out(jobs.size());
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (r.jobs[i].state == FinalState::Completed) out[i] = {r.jobs[i].start_s, r.jobs[i].finish_s, 0};
+      }
+      for (const AllocationEvent& e : r.allocations) {
+        if (!e.taken) continue;
+        std::set<NodeId> nodes;
+        for (GpuId g : e.gpus) nodes.insert(cluster.gpu(g).node);
+        out[e.job].nodes = std::max(out[e.job].nodes, static_cast<int>(nodes.size()));
+      }
+      const std::size_t bytes = out.size() * sizeof(JobTimes);
+      if (write(fds[1], &wall, sizeof wall) != sizeof wall ||
+          write(fds[1], out.data(), bytes) != static_cast<ssize_t>(bytes))
+        code = 4;
+    } catch (...) {
+      code = 3;
+    }
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  RunResult result;
+  result.jobs.resize(jobs.size());
+  char* dst = reinterpret_cast<char*>(result.jobs.data());
+  std::size_t want = result.jobs.size() * sizeof(JobTimes), got = 0;
+  bool ok = read(fds[0], &result.wall_s, sizeof result.wall_s) == sizeof result.wall_s;
+  while (ok && got < want) {
+    const ssize_t n = read(fds[0], dst + got, want - got);
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!ok || got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("replay child failed, status " + std::to_string(status));
+  return result;
+}
+
+void expect_every_jct_within(const RunResult& fast, const RunResult& reference, double tolerance) {
+  const std::vector<JobSpec> jobs = contended_trace();
+  std::size_t multi_node = 0;
+  double worst = 0;
+  std::size_t worst_job = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobTimes& f = fast.jobs[i];
+    const JobTimes& r = reference.jobs[i];
+    ASSERT_GE(r.finish_s, 0) << jobs[i].id << " did not complete in the reference";
+    ASSERT_GE(f.finish_s, 0) << jobs[i].id << " did not complete";
+    if (r.nodes > 1) ++multi_node;
+    const double jct_ref = r.finish_s - jobs[i].submit_s;
+    const double err = std::abs((f.finish_s - jobs[i].submit_s) / jct_ref - 1.0);
+    if (err > worst) worst = err, worst_job = i;
+    EXPECT_LE(err, tolerance) << jobs[i].id << ": JCT " << f.finish_s - jobs[i].submit_s << " s vs "
+                              << jct_ref << " s per iteration-by-iteration";
+  }
+  EXPECT_GE(static_cast<double>(multi_node) / jobs.size(), 0.30);
+  std::printf("jobs=%zu multi_node=%zu worst_jct_error=%.4f%% (job %s) wall_s=%.2f reference_wall_s=%.2f\n",
+              jobs.size(), multi_node, 100 * worst, jobs[worst_job].id.c_str(), fast.wall_s,
+              reference.wall_s);
+}
+
+TEST(MacroIterationFidelity, DefaultOptionsMatchPerIterationJctForEveryJob) {
+  const RunResult reference = replay_in_child(0, false);
+  const ReplayOptions defaults;
+  const RunResult fast = replay_in_child(defaults.macro_iterations, defaults.per_iteration_when_contended);
+  expect_every_jct_within(fast, reference, 0.01);
+}
+
+// For docs/PERFORMANCE.md only (run with --gtest_also_run_disabled_tests):
+// plain macro-iterations without the per-iteration rule, whose errors the
+// rule exists to remove.
+TEST(MacroIterationFidelity, DISABLED_PlainMacroIterationsForTheRecord) {
+  const RunResult reference = replay_in_child(0, false);
+  const RunResult plain = replay_in_child(10, false);
+  expect_every_jct_within(plain, reference, 1.0);
+}
+
+}  // namespace
+}  // namespace vnsim
+
+namespace vnsim {
+namespace {
+
+// For docs/PERFORMANCE.md only: the per-iteration rule with larger M.
+TEST(MacroIterationFidelity, DISABLED_AdaptiveSweepForTheRecord) {
+  const RunResult reference = replay_in_child(0, false);
+  for (int m : {30, 100, 300}) {
+    std::printf("M=%d per_iteration_when_contended: ", m);
+    expect_every_jct_within(replay_in_child(m, true), reference, 1.0);
+  }
+}
+
+}  // namespace
+}  // namespace vnsim
