@@ -5,7 +5,12 @@
 # optimus, prints mean JCTs beside the Pollux artifact's, and fails when the
 # ordering differs (published: pollux < tiresias < optimus).
 # Usage: scripts/pollux_crosscheck.sh [VNSIM_BINARY=build/vnsim] [OUT_DIR=/tmp/vnsim-pollux-crosscheck]
-# Needs VNSIM_SHARED (the ../shared folder) for the trace.
+# Needs VNSIM_SHARED (the ../shared folder) for the trace. With
+# CROSSCHECK_VARIANTS=1 it also replays the variants that test the candidate
+# causes of the gaps (docs/POLICIES.md: flat 30 s restarts, Tiresias with the
+# simulator's most-free placement and a restart on every resume, a 6 Gbit/s
+# NIC) and pollux with adaptive_batch=0, and prints their mean JCTs (about
+# 70 s more CPU).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 vnsim="${1:-$root/build/vnsim}"
@@ -41,4 +46,37 @@ for p, ref in published.items():
 ok = mean["pollux"] < mean["tiresias"] < mean["optimus"]
 print("ordering pollux < tiresias < optimus:", "matches" if ok else "DIFFERS")
 sys.exit(0 if ok else 1)
+PY
+[ "${CROSSCHECK_VARIANTS:-0}" = 1 ] || exit 0
+configs="$root/experiments/configs/pollux"
+flat="$configs/pollux-16x4-flat-restart.json"
+nic="$configs/pollux-16x4-6g-nic.json"
+tiresias=(--policy-param thresholds=57600)
+variants=(flat-pollux flat-optimus ti-most-free ti-restart nic-pollux nic-tiresias nic-optimus pollux-fixed-batch)
+run_in() {  # name cluster policy [params...]
+  local name=$1 cluster=$2 policy=$3
+  shift 3
+  rm -rf "${out:?}/$name"
+  "$vnsim" replay --cluster "$cluster" --trace "$out/workload-6-acc.jsonl" --format jsonl \
+    --policy "$policy" "$@" --seed 0 --out "$out/$name" --quiet
+}
+run_in flat-pollux "$flat" pollux
+run_in flat-optimus "$flat" optimus
+run_in ti-most-free pollux-16x4 tiresias "${tiresias[@]}" --policy-param placement=most-free
+# A checkpoint every second: a preempted job loses < 1 s and pays the flat
+# 30 s restart when it resumes, as every reallocation in the simulator.
+run_in ti-restart "$flat" tiresias "${tiresias[@]}" --checkpoint-interval 1
+run_in nic-pollux "$nic" pollux
+run_in nic-tiresias "$nic" tiresias "${tiresias[@]}"
+run_in nic-optimus "$nic" optimus
+run_in pollux-fixed-batch pollux-16x4 pollux --policy-param adaptive_batch=0
+python3 - "$out" "${variants[@]}" <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+print("| variant | mean JCT (s) | restarts | completed |")
+print("|---|---:|---:|---:|")
+for v in ["pollux", "tiresias", "optimus"] + sys.argv[2:]:
+    s = json.load(open(f"{out}/{v}/summary.json"))
+    restarts = sum(int(r["restarts"]) for r in csv.DictReader(open(f"{out}/{v}/jobs.csv")))
+    print(f"| {v} | {s['jct_s']['mean']:.0f} | {restarts} | {s['counts']['completed']}/{s['counts']['submitted']} |")
 PY

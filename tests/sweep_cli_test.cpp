@@ -123,6 +123,21 @@ TEST_F(SweepCli, BadConfigNamesTheFileAndJsonPath) {
   EXPECT_FALSE(fs::exists(dir_ / "s"));
 }
 
+TEST_F(SweepCli, MissingSharedFileAndBadRunTimeoutAreInputErrors) {
+  const fs::path cfg = config(
+      R"({"clusters": ["testbed"], "traces": ["${VNSIM_SHARED}/traces/no_such_trace.csv"], "policies": ["fifo"]})");
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --out " + (dir_ / "s").string()), 2);
+  EXPECT_NE(err().find(cfg.string() + ": traces[0]: '${VNSIM_SHARED}/traces/no_such_trace.csv' is '"),
+            std::string::npos)
+      << err();
+  EXPECT_NE(err().find("set VNSIM_SHARED"), std::string::npos) << err();
+  EXPECT_FALSE(fs::exists(dir_ / "s"));
+  EXPECT_EQ(
+      vnsim("sweep " + config(kTwoPolicies).string() + " --run-timeout -5 --out " + (dir_ / "s").string()),
+      2);
+  EXPECT_NE(err().find("--run-timeout"), std::string::npos) << err();
+}
+
 TEST_F(SweepCli, MpiGatheredTableEqualsTheSingleProcessTable) {
   if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
   const fs::path cfg = config(
@@ -149,8 +164,14 @@ TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
   if (exit_code(
           "/usr/bin/python3 -c 'import nbformat, nbconvert, pandas, matplotlib, ipykernel' 2>/dev/null") != 0)
     GTEST_SKIP() << "python3 with nbformat, nbconvert, pandas, matplotlib and ipykernel not installed";
-  const fs::path cfg = config(kTwoPolicies), sweep = dir_ / "s";
-  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
+  // Two seeds and a load axis (arrival-scale), so every plot of the report is drawn.
+  const fs::path cfg = config(
+                     R"({"name": "t", "clusters": ["testbed"],
+                         "traces": [{"trace": "synthetic:30", "options": {"arrival-scale": 1}},
+                                    {"trace": "synthetic:30", "options": {"arrival-scale": 4}}],
+                         "policies": ["fifo", "fifo-backfill"], "seeds": [1, 2]})"),
+                 sweep = dir_ / "s";
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --out " + sweep.string()), 0) << err();
   ASSERT_EQ(vnsim("report " + sweep.string()), 0) << out() << err();
   const fs::path report = sweep / "report";
   const std::string notebook = slurp(report / "report.ipynb");
@@ -158,10 +179,26 @@ TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
   EXPECT_EQ(notebook.find("\"output_type\": \"error\""), std::string::npos) << "a notebook cell raised";
   EXPECT_NE(notebook.find("image/png"), std::string::npos);
   EXPECT_GT(fs::file_size(report / "report.html"), 1000u);
-  for (const char* png : {"jct_cdf.png", "jct_by_seed.png", "utilisation_queue.png", "gantt_fifo_seed1.png"})
-    EXPECT_GT(fs::file_size(report / png), 1000u) << png;
+  for (const char* png :
+       {"jct_cdf.png", "jct_by_seed.png", "jct_by_trace.png", "jct_vs_load.png", "utilisation_queue.png",
+        "gantt_fifo_seed1.png", "ftf_rho_cdf.png", "cost_energy.png"})
+    EXPECT_TRUE(fs::exists(report / png) && fs::file_size(report / png) > 1000u) << png;
+  // The "why no plot" lines as printed outputs (in the cell sources they follow `print(\"`).
+  for (const char* skipped :
+       {" \"No load axis", " \"No finish-time-fairness plot", " \"No cost or energy plot"})
+    EXPECT_EQ(notebook.find(skipped), std::string::npos) << skipped;
   EXPECT_EQ(vnsim("report " + (dir_ / "nowhere").string()), 2);
   EXPECT_NE(err().find("no results.csv"), std::string::npos) << err();
+  // A sweep with no ok run still gets its table, and a notebook that says why nothing is plotted.
+  const fs::path
+      failed_cfg =
+          config(R"({"clusters": ["testbed"], "traces": ["/nonexistent/trace.csv"], "policies": ["fifo"]})"),
+      failed = dir_ / "failed";
+  ASSERT_EQ(vnsim("sweep " + failed_cfg.string() + " --out " + failed.string()), 3) << err();
+  ASSERT_EQ(vnsim("report " + failed.string()), 0) << out() << err();
+  const std::string failed_notebook = slurp(failed / "report" / "report.ipynb");
+  EXPECT_NE(failed_notebook.find("No run has status `ok`"), std::string::npos);
+  EXPECT_EQ(failed_notebook.find("\"output_type\": \"error\""), std::string::npos);
 }
 
 }  // namespace

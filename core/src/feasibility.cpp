@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "vnsim/core/parallel_layout.hpp"
+#include "vnsim/core/parameter_server_job.hpp"
 #include "vnsim/core/units.hpp"
 
 namespace vnsim {
@@ -67,6 +68,10 @@ std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& clu
                                           const ModelCatalog& models) {
   if (job.id.empty()) return "job id is empty";
   if (job.gpus < 1) return "requests " + std::to_string(job.gpus) + " GPUs, must be >= 1";
+  // A GPU holds 1000 milli: a larger share per GPU can never be granted.
+  if (job.gpu_milli < 0 || job.gpu_milli > 1000)
+    return "requests gpu_milli " + std::to_string(job.gpu_milli) +
+           " per GPU, must be 0 (whole GPUs) or 1..1000";
   if (job.virtual_nodes != 0 && job.virtual_nodes < job.gpus) {
     return "virtual_nodes (" + std::to_string(job.virtual_nodes) + ") must be >= gpus (" +
            std::to_string(job.gpus) + ")";
@@ -78,6 +83,7 @@ std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& clu
   if (uses_layout(job)) {
     if (auto why = why_layout_invalid(job, cluster)) return why;
   }
+  if (auto why = why_parameter_server_invalid(job)) return why;
 
   if (job.gpu_type) {
     const std::string& type = *job.gpu_type;

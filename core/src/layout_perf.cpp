@@ -16,25 +16,27 @@ double slowest_peak_flops(const Topology& topo, const GpuCatalog& gpus, const st
   return slowest;
 }
 
-// The tp rings of one node's GPUs (one per TP rank) run at the same time and
-// share the node's NIC, so a hop that leaves the node carries tp chunks.
-double dp_allreduce_s(const Topology& topo, const std::vector<GpuId>& placement, const ParallelLayout& l,
-                      double bytes) {
-  if (l.dp <= 1) return 0;
-  const double chunk = bytes / l.dp;
-  double step_s = 0;
-  for (int j = 0; j < l.dp; ++j) {
-    const GpuId a = placement[static_cast<std::size_t>(j * l.tp)];
-    const GpuId b = placement[static_cast<std::size_t>(((j + 1) % l.dp) * l.tp)];
-    const PathInfo path = topo.path(a, b);
-    const bool leaves_node = topo.cluster().gpu(a).node != topo.cluster().gpu(b).node;
-    const double sharing = leaves_node ? l.tp : 1;
-    step_s = std::max(step_s, path.latency_s + sharing * chunk / path.bottleneck_Bps);
-  }
-  return 2.0 * (l.dp - 1) * step_s;
+}  // namespace
+
+Phase layout_pp_phase(const ParallelLayout& l, double bytes, bool forward) {
+  Phase phase;
+  const int stride = l.tp * l.dp;
+  for (int p = forward ? 0 : 1; p < (forward ? l.pp - 1 : l.pp); ++p)
+    for (int i = 0; i < stride; ++i) {
+      const int r = p * stride + i;
+      phase.flows.push_back(Flow{r, forward ? r + stride : r - stride, bytes});
+    }
+  return phase;
 }
 
-}  // namespace
+Phase layout_dp_ring_phase(const ParallelLayout& l, double bytes) {
+  Phase phase;
+  for (int p = 0; p < l.pp; ++p)
+    for (int d = 0; d < l.dp; ++d)
+      for (int t = 0; t < l.tp; ++t)
+        phase.flows.push_back(Flow{t + l.tp * (d + l.dp * p), t + l.tp * ((d + 1) % l.dp + l.dp * p), bytes});
+  return phase;
+}
 
 int tp_allreduces_per_layer(const TransformerModel& model) {
   return model.activation_recompute ? 6 : 4;
@@ -65,18 +67,25 @@ LayoutIteration layout_iteration_time(const Topology& topo, const GpuCatalog& gp
                     ring_allreduce_time_s(topo, tp_group, activation_bytes);
   }
   if (l.pp > 1) {
-    // Stage 0 -> stage 1 at the same (tp, dp) rank; the tp ranks each send
-    // 1/tp of the activations at once over the same path, so the path's
-    // bottleneck carries the whole tensor.
-    const PathInfo path = topo.path(placement[0], placement[static_cast<std::size_t>(l.tp * l.dp)]);
-    out.pp_p2p_s = 2.0 * (path.latency_s + activation_bytes / path.bottleneck_Bps);
+    // Every stage sends at once; each GPU sends its 1/tp of the activations,
+    // so a NIC carries the shares of all the node's GPUs whose peer is on
+    // another node.
+    out.pp_flow_bytes = activation_bytes / l.tp;
+    out.pp_p2p_s = phase_time(topo, placement, layout_pp_phase(l, out.pp_flow_bytes, true)) +
+                   phase_time(topo, placement, layout_pp_phase(l, out.pp_flow_bytes, false));
   }
   out.step_s = out.stage_compute_s + out.tp_comm_s + out.pp_p2p_s;
   out.pipeline_s = static_cast<double>(l.micro_batches + l.pp - 1) * out.step_s;
   out.bubble_s = static_cast<double>(l.pp - 1) * out.step_s;
   const double shard_gradient_bytes = TransformerModel::kGradientBytesPerParameter * model.parameter_count() /
                                       (static_cast<double>(l.tp) * l.pp);
-  out.dp_allreduce_s = dp_allreduce_s(topo, placement, l, shard_gradient_bytes);
+  if (l.dp > 1) {
+    // The tp x pp rings step together, so the rings of a node's GPUs share
+    // its NICs.
+    out.dp_chunk_bytes = shard_gradient_bytes / l.dp;
+    out.dp_allreduce_s =
+        2.0 * (l.dp - 1) * phase_time(topo, placement, layout_dp_ring_phase(l, out.dp_chunk_bytes));
+  }
   out.total_s = out.pipeline_s + out.dp_allreduce_s;
   return out;
 }

@@ -57,6 +57,18 @@ TEST_F(Feasibility, FittingJobHasNoReason) {
   EXPECT_EQ(why(job()), std::nullopt);
 }
 
+TEST_F(Feasibility, GpuShareAboveOneGpu) {
+  JobSpec j = job();
+  j.gpu_milli = 1001;
+  EXPECT_EQ(why(j), "requests gpu_milli 1001 per GPU, must be 0 (whole GPUs) or 1..1000");
+  j.gpu_milli = -5;
+  EXPECT_EQ(why(j), "requests gpu_milli -5 per GPU, must be 0 (whole GPUs) or 1..1000");
+  j.gpu_milli = 1000;
+  EXPECT_EQ(why(j), std::nullopt);
+  j.gpu_milli = 250;
+  EXPECT_EQ(why(j), std::nullopt);
+}
+
 TEST_F(Feasibility, EmptyId) {
   JobSpec j = job();
   j.id = "";

@@ -44,22 +44,24 @@ void print_dry_run(const std::vector<RunSpec>& runs, const std::string& out_dir)
 }  // namespace
 
 const char* sweep_usage() {
-  return "vnsim sweep CONFIG.json [--out DIR] [--jobs N] [--dry-run] [--mpi] [--quiet]  "
+  return "vnsim sweep CONFIG.json [--out DIR] [--jobs N] [--run-timeout S] [--dry-run] [--mpi] [--quiet]  "
          "(docs/EXPERIMENTS.md)\n";
 }
 
 int run_sweep_command(const std::vector<std::string>& argv_in) {
   std::vector<std::string> argv = argv_in;
-  const std::vector<std::string> positionals = take_positionals(argv, {"--out", "--jobs"});
+  const std::vector<std::string> positionals = take_positionals(argv, {"--out", "--jobs", "--run-timeout"});
   if (positionals.size() != 1)
     throw InputError("sweep: expected one CONFIG file, usage: " + std::string(sweep_usage()));
-  Args args(argv, {"--out", "--jobs"}, {"--dry-run", "--mpi", "--quiet"});
+  Args args(argv, {"--out", "--jobs", "--run-timeout"}, {"--dry-run", "--mpi", "--quiet"});
   const sweep::ExperimentConfig config = sweep::load_experiment_config(positionals[0]);
   const std::vector<RunSpec> runs = sweep::expand_runs(config);
   const std::string out_dir = args.get_or("--out", (fs::path("sweeps") / config.name).string());
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const auto parallel =
       static_cast<unsigned>(parse_integer("--jobs", args.get_or("--jobs", std::to_string(cores)), 1));
+  const double run_timeout_s =
+      static_cast<double>(parse_integer("--run-timeout", args.get_or("--run-timeout", "0"), 0));
   if (args.has("--dry-run")) {
     print_dry_run(runs, out_dir);
     return 0;
@@ -84,6 +86,7 @@ int run_sweep_command(const std::vector<std::string>& argv_in) {
     options.vnsim_exe = sweep::self_executable();
     options.out_dir = out_dir;
     options.parallel = parallel;
+    options.run_timeout_s = run_timeout_s;
     options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
     const sweep::ExecutorTally tally = sweep::execute_runs(mine, options);
     bar.finish();

@@ -1,23 +1,37 @@
-// `vnsim validate --run RUN_DIR`: replays what a vnexec run executed (its
-// trace, testbed spec, profile and policy, recorded in run_config.json) in
-// the simulator and reports how far the prediction is from the measurement
-// (docs/REAL_EXEC.md, "Validation").
+// `vnsim validate --run RUN_DIR...`: replays what each vnexec run executed
+// (its trace, testbed spec, profile and policy, recorded in run_config.json)
+// in the simulator and reports how far the prediction is from the
+// measurement; with several runs of one trace (one per policy), also whether
+// the simulator ranks the policies as the testbed did (docs/REAL_EXEC.md,
+// "Validation"; docs/VALIDATION.md).
 #include "validate_command.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "args.hpp"
+#include "notebook_runner.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/core/topology.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/real_exec/ranking.hpp"
 #include "vnsim/real_exec/validation.hpp"
 #include "vnsim/real_exec/workload.hpp"
 #include "vnsim/sim/replay.hpp"
@@ -28,7 +42,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
+  std::ifstream in(p, std::ios::binary);
   if (!in) throw InputError(p.string() + ": cannot read");
   std::ostringstream s;
   s << in.rdbuf();
@@ -51,15 +65,13 @@ void print_stats(const char* what, const real_exec::ErrorStats& s) {
               100 * s.mape, 100 * s.p90, 100 * s.max, 100 * s.mean_signed);
 }
 
-}  // namespace
+struct ValidatedRun {
+  fs::path dir;
+  std::string policy;
+  real_exec::ValidationReport report;
+};
 
-const char* validate_usage() {
-  return "vnsim validate --run RUN_DIR [--out FILE] [--skip-first K]\n";
-}
-
-int run_validate_command(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--run", "--out", "--skip-first"}, {});
-  const fs::path run = args.require("--run");
+ValidatedRun validate_run(const fs::path& run, int skip_first) {
   const fs::path config_path = run / "run_config.json";
   const auto config = nlohmann::json::parse(slurp(config_path), nullptr, false);
   if (config.is_discarded() || !config.is_object())
@@ -69,17 +81,20 @@ int run_validate_command(const std::vector<std::string>& argv) {
       throw InputError(config_path.string() + ": field '" + std::string(key) + "' missing or not a string");
     return config[key].get<std::string>();
   };
-  const int skip_first = static_cast<int>(parse_integer("--skip-first", args.get_or("--skip-first", "1"), 0));
-
   const Cluster cluster(load_cluster_spec(resolve(run, text("cluster"))));
   const ModelCatalog profile =
       config.contains("profile")
           ? ModelCatalog::parse(slurp(run / text("profile")), (run / text("profile")).string())
           : ModelCatalog::builtin();
   // The executed trace holds submit times already in executor time.
-  const std::vector<JobSpec> jobs = real_exec::read_executor_trace((run / text("trace")).string(), 1.0);
+  const fs::path trace = run / text("trace");
+  const std::vector<JobSpec> jobs = real_exec::read_executor_trace(trace.string(), 1.0);
   PolicyParams params;
-  if (config.contains("policy_params")) params = config["policy_params"].get<PolicyParams>();
+  if (config.contains("policy_params")) {
+    if (!config["policy_params"].is_object())
+      throw InputError(config_path.string() + ": field 'policy_params' must be an object");
+    params = config["policy_params"].get<PolicyParams>();
+  }
   std::unique_ptr<Policy> policy = make_policy(text("policy"), params);
 
   ReplayOptions options;
@@ -91,26 +106,195 @@ int run_validate_command(const std::vector<std::string>& argv) {
   const Topology topology(cluster);
   const real_exec::MeasuredRun measured =
       real_exec::read_measurement_log((run / "measurements.jsonl").string());
-  const real_exec::ValidationReport report = real_exec::compare_run(
-      measured, predicted.jobs, topology, GpuCatalog::builtin(), profile, model_of_job, skip_first);
+  ValidatedRun v;
+  v.dir = run;
+  v.policy = policy->name();
+  v.report = real_exec::compare_run(measured, predicted.jobs, topology, GpuCatalog::builtin(), profile,
+                                    model_of_job, skip_first);
+  return v;
+}
 
-  nlohmann::ordered_json out = report.to_json();
-  out["run"] = run.string();
-  out["policy"] = policy->name();
-  out["skip_first"] = skip_first;
-  const fs::path out_path = args.get_or("--out", (run / "validation.json").string());
-  std::ofstream(out_path) << out.dump(2) << "\n";
-
-  std::printf("vnsim validate: %s (%s policy, %zu jobs)\n", run.string().c_str(), policy->name().c_str(),
-              jobs.size());
+void print_run(const ValidatedRun& v) {
+  const real_exec::ValidationReport& r = v.report;
+  std::printf("vnsim validate: %s (%s policy, %zu jobs compared)\n", v.dir.string().c_str(), v.policy.c_str(),
+              r.jobs_compared);
   std::printf("prediction error (predicted vs measured, relative):\n");
-  print_stats("iteration time", report.iteration);
-  print_stats("compute", report.compute);
-  print_stats("all-reduce", report.allreduce);
-  print_stats("JCT", report.jct);
-  std::printf("  makespan        measured %.3f s, predicted %.3f s\n", report.measured_makespan_s,
-              report.predicted_makespan_s);
-  std::printf("output: %s\n", out_path.string().c_str());
+  print_stats("iteration time", r.iteration);
+  print_stats("compute", r.compute);
+  print_stats("all-reduce", r.allreduce);
+  print_stats("JCT", r.jct);
+  std::printf("  mean JCT        measured %.3f s, predicted %.3f s (%+.2f%%)\n", r.measured_mean_jct_s,
+              r.predicted_mean_jct_s, 100 * r.mean_jct_error());
+  std::printf("  makespan        measured %.3f s, predicted %.3f s (%+.2f%%)\n", r.measured_makespan_s,
+              r.predicted_makespan_s, 100 * r.makespan_error());
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : " < ") + n;
+  return out;
+}
+
+// A folder that holds no run_config.json but run folders: its runs, by name.
+std::vector<fs::path> expand(const fs::path& dir) {
+  if (fs::exists(dir / "run_config.json")) return {dir};
+  if (!fs::is_directory(dir)) throw InputError(dir.string() + ": no such run folder");
+  std::vector<fs::path> runs;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory() && fs::exists(e.path() / "run_config.json")) runs.push_back(e.path());
+  if (runs.empty())
+    throw InputError(dir.string() +
+                     ": neither a vnexec run folder (no run_config.json) nor a folder of runs");
+  std::sort(runs.begin(), runs.end());
+  return runs;
+}
+
+nlohmann::ordered_json ranking_json(const real_exec::PolicyRanking& r) {
+  nlohmann::ordered_json j;
+  j["measured_order"] = r.measured_order;
+  j["predicted_order"] = r.predicted_order;
+  j["kendall_tau_b"] = r.tau.tau ? nlohmann::ordered_json(*r.tau.tau) : nlohmann::ordered_json(nullptr);
+  j["concordant_pairs"] = r.tau.concordant;
+  j["discordant_pairs"] = r.tau.discordant;
+  j["tied_measured_only"] = r.tau.tied_x;
+  j["tied_predicted_only"] = r.tau.tied_y;
+  j["tied_both"] = r.tau.tied_both;
+  j["agree"] = r.agree;
+  return j;
+}
+
+void validate_and_write(const fs::path& run, int skip_first, const fs::path& out_path) {
+  const ValidatedRun v = validate_run(run, skip_first);
+  nlohmann::ordered_json out = v.report.to_json();
+  out["run"] = v.dir.string();
+  out["policy"] = v.policy;
+  out["skip_first"] = skip_first;
+  std::ofstream(out_path) << out.dump(2) << "\n";
+  real_exec::write_iteration_csv((run / "validation_iterations.csv").string(), v.report.iterations);
+  real_exec::write_job_csv((run / "validation_jobs.csv").string(), v.report.jobs);
+  print_run(v);
+  std::printf("output: %s\n\n", out_path.string().c_str());
+}
+
+// Runs `work` in a forked child and returns its exit status (0 on success;
+// errors are printed by the child as main() would print them).
+int in_child(const std::function<void()>& work) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    int code = 0;
+    try {
+      work();
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "vnsim: error: %s\n", e.what());
+      code = 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "vnsim: internal error: %s\n", e.what());
+      code = 1;
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::_exit(code);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+// Next to `vnsim report`'s builder; VNSIM_VALIDATION_SCRIPT overrides it.
+std::string validation_script() {
+  const char* env = std::getenv("VNSIM_VALIDATION_SCRIPT");
+  if (env != nullptr && *env != '\0') return env;
+  return (fs::path(VNSIM_REPORT_SCRIPT).parent_path() / "make_validation_report.py").string();
+}
+
+}  // namespace
+
+const char* validate_usage() {
+  return "vnsim validate --run RUN_DIR [--run RUN_DIR2 ...] [--out FILE] [--skip-first K] [--report DIR]\n"
+         "                (a --run folder holding several run folders validates each of them)\n";
+}
+
+int run_validate_command(const std::vector<std::string>& argv_in) {
+  // --run repeats; Args takes each flag once, so collect the runs first.
+  std::vector<std::string> argv;
+  std::vector<fs::path> runs;
+  for (std::size_t i = 0; i < argv_in.size(); ++i) {
+    if (argv_in[i] != "--run") {
+      argv.push_back(argv_in[i]);
+      continue;
+    }
+    if (i + 1 >= argv_in.size()) throw InputError("option --run needs a value");
+    for (const fs::path& r : expand(argv_in[++i])) runs.push_back(r);
+  }
+  const Args args(argv, {"--out", "--skip-first", "--report"}, {});
+  if (runs.empty()) throw InputError("missing required option --run");
+  const int skip_first = static_cast<int>(parse_integer("--skip-first", args.get_or("--skip-first", "1"), 0));
+
+  const std::optional<std::string> report = args.get("--report");
+  const std::optional<std::string> out = args.get("--out");
+  if (runs.size() == 1) {
+    validate_and_write(runs[0], skip_first, out ? fs::path(*out) : runs[0] / "validation.json");
+  } else {
+    const std::string trace = slurp(runs[0] / "trace.jsonl");
+    for (const fs::path& run : runs)
+      if (slurp(run / "trace.jsonl") != trace)
+        throw InputError(run.string() + ": executed a different trace than " + runs[0].string() +
+                         "; a policy ranking compares runs of one trace");
+    // One SimGrid engine per process: each run is replayed in a child.
+    for (const fs::path& run : runs)
+      if (const int code = in_child([&] { validate_and_write(run, skip_first, run / "validation.json"); }))
+        return code;
+  }
+
+  // The statistics of every run, back from the files the validations wrote.
+  nlohmann::ordered_json summary;
+  summary["skip_first"] = skip_first;
+  summary["runs"] = nlohmann::ordered_json::array();
+  std::vector<nlohmann::ordered_json> stats;
+  std::set<std::string> policies;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const fs::path file = runs.size() == 1 && out ? fs::path(*out) : runs[i] / "validation.json";
+    stats.push_back(nlohmann::ordered_json::parse(slurp(file)));
+    policies.insert(stats.back()["policy"].get<std::string>());
+    nlohmann::ordered_json r = stats.back();
+    // Relative to the report folder, so a committed report stays self-contained.
+    if (report) r["run"] = fs::relative(fs::absolute(runs[i]), fs::absolute(*report)).string();
+    summary["runs"].push_back(r);
+  }
+  if (runs.size() >= 2) {
+    // Label each run by its policy, or by its folder when a policy repeats.
+    std::vector<real_exec::PolicyMeans> means;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      means.push_back({policies.size() == runs.size() ? stats[i]["policy"].get<std::string>()
+                                                      : runs[i].filename().string(),
+                       stats[i]["measured_mean_jct_s"].get<double>(),
+                       stats[i]["predicted_mean_jct_s"].get<double>()});
+    const real_exec::PolicyRanking ranking = real_exec::rank_policies(means);
+    summary["ranking"] = ranking_json(ranking);
+    std::printf("policy ranking by mean JCT over %zu runs (best first):\n", runs.size());
+    std::printf("  measured  %s\n  predicted %s\n", join(ranking.measured_order).c_str(),
+                join(ranking.predicted_order).c_str());
+    if (ranking.tau.tau) {
+      std::printf("  Kendall tau-b %+.3f: rankings %s\n", *ranking.tau.tau,
+                  ranking.agree ? "agree" : "differ");
+    } else {
+      std::printf("  Kendall tau-b undefined (every pair tied in one ordering): rankings differ\n");
+    }
+    if (out) {
+      std::ofstream(*out) << summary.dump(2) << "\n";
+      std::printf("output: %s\n", out->c_str());
+    }
+  }
+  if (report) {
+    fs::create_directories(*report);
+    std::ofstream(fs::path(*report) / "validation_summary.json") << summary.dump(2) << "\n";
+    std::fflush(stdout);
+    return run_notebook_builder(validation_script(), {*report});
+  }
   return 0;
 }
 

@@ -4,6 +4,7 @@ busbw of dgx-h100 (busbw_<gpus>.csv, from bench/busbw_sweep) next to the
 published NCCL figures. Debian python3 with matplotlib, nbformat, nbconvert.
 Usage: /usr/bin/python3 make_notebook.py   (run in this folder)"""
 import nbformat
+from nbconvert import HTMLExporter
 from nbconvert.preprocessors import ExecutePreprocessor
 
 INTRO = """# Ring all-reduce busbw on `dgx-h100`: vnsim vs published figures
@@ -19,7 +20,7 @@ Published (../shared/reference/collectives_and_nccl.md section 4):
 
 CODE = """import csv
 import matplotlib
-matplotlib.use("Agg")
+%matplotlib inline
 import matplotlib.pyplot as plt
 
 runs = {}
@@ -42,14 +43,22 @@ ax.grid(True, which="both", alpha=0.3)
 ax.legend(loc="upper left")
 fig.tight_layout()
 fig.savefig("busbw.png", dpi=120)
+plt.show()
 
-print(f"{'GPUs':>5} {'bytes':>12} {'busbw GB/s':>11} {'sim/analytic':>13}")
+# Published: 370 GB/s in one node; 368-384 GB/s (8 NICs x 46-48) across nodes.
+published = {8: (370, 370), 64: (368, 384), 512: (368, 384)}
+print(f"{'GPUs':>5} {'bytes':>12} {'busbw GB/s':>11} {'sim/analytic':>13} {'vs published':>14}")
 for gpus, (sizes, busbw, ratio) in runs.items():
+    lo, hi = published[gpus]
     for s, b, r in zip(sizes, busbw, ratio):
         if s in (2**20, 2**26, 2**30, 2**32):
-            print(f"{gpus:>5} {s:>12.0f} {b:>11.2f} {r:>13.4f}")"""
+            vs = f"{b / lo:.2f}" if lo == hi else f"{b / hi:.2f}-{b / lo:.2f}"
+            print(f"{gpus:>5} {s:>12.0f} {b:>11.2f} {r:>13.4f} {vs:>14}")"""
 
 nb = nbformat.v4.new_notebook()
 nb.cells = [nbformat.v4.new_markdown_cell(INTRO), nbformat.v4.new_code_cell(CODE)]
 ExecutePreprocessor(timeout=120, kernel_name="python3").preprocess(nb, {"metadata": {"path": "."}})
 nbformat.write(nb, "busbw.ipynb")
+html, _ = HTMLExporter().from_notebook_node(nb)
+with open("busbw.html", "w", encoding="utf-8") as f:
+    f.write(html)

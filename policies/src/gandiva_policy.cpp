@@ -35,6 +35,16 @@ std::vector<Decision> GandivaPolicy::decide(const SchedulerInput& input) {
     grow(r.index);
     was_running_[r.index] = 1;
   }
+  // Unpacking comes first and alone; the slice boundary stays due, so the
+  // next call at this instant still rotates.
+  if (params_.packing && boundary && input.view != nullptr) {
+    std::vector<Decision> out = unpack_bad_pairs(input);
+    for (const Decision& d : out) {
+      stopped_at_s_[std::get<PreemptJob>(d).job] = now;
+      was_running_[std::get<PreemptJob>(d).job] = 0;
+    }
+    if (!out.empty()) return out;
+  }
   // Whose turn: queued jobs by when they last ran (never-run ones by
   // submission), then running jobs, the latest started first, so the one
   // that has held its GPUs longest is the first to be suspended.
@@ -59,13 +69,32 @@ std::vector<Decision> GandivaPolicy::decide(const SchedulerInput& input) {
   std::stable_sort(holding.begin(), holding.end(), [](const RunningJob* a, const RunningJob* b) {
     return std::tie(b->start_s, a->index) < std::tie(a->start_s, b->index);
   });
+  // With packing, a job asking for a share takes its turn in the pass like
+  // any job and starts on its share of free GPUs, which later shares can
+  // join. Jobs on shared GPUs stay out of the pass, which moves whole GPUs
+  // only. Sharing a GPU in use waits until nothing else can start.
+  const bool packing = params_.packing && input.view != nullptr;
+  auto shares_a_gpu = [&](const RunningJob& r) {
+    for (GpuId g : r.placement.gpus)
+      if (input.view->tenants(g).size() > 1) return true;
+    return false;
+  };
   std::vector<PassCandidate> ordered;
   for (const Waiting& w : waiting)
     ordered.push_back(PassCandidate{w.job->index, w.job->spec, w.job->allowed_types, nullptr});
   for (const RunningJob* r : holding)
-    ordered.push_back(PassCandidate{r->index, r->spec, kAnyGpuType, &r->placement});
-
+    if (!packing || !shares_a_gpu(*r))
+      ordered.push_back(PassCandidate{r->index, r->spec, kAnyGpuType, &r->placement});
   std::vector<Decision> out = priority_pass(input, ordered, *placement_, /*preemptive=*/boundary);
+  std::vector<const QueuedJob*> order;
+  for (const Waiting& w : waiting) order.push_back(w.job);
+  if (packing)
+    for (Decision& d : out)
+      if (auto* s = std::get_if<StartJob>(&d))
+        for (const QueuedJob* q : order)
+          if (q->index == s->job && q->spec->gpu_milli < kGpuMilli) s->gpu_milli = q->spec->gpu_milli;
+  if (packing && out.empty()) out = place_shares(input, order);
+  if (packing && out.empty()) out = pack(input, order);
   // A job suspended now has waited since now, even if the engine next calls
   // only at the following boundary.
   std::size_t started = 0;
@@ -78,7 +107,13 @@ std::vector<Decision> GandivaPolicy::decide(const SchedulerInput& input) {
     }
     if (std::holds_alternative<StartJob>(d)) ++started;
   }
-  if (!preempted && started == input.queued.size()) {
+  bool measuring = false;  // a packed pair waits for its judgement at the next boundary
+  for (const RunningJob& r : input.running)
+    measuring = measuring || (r.index < packed_at_s_.size() && packed_at_s_[r.index] >= 0);
+  for (const Decision& d : out)
+    if (const auto* s = std::get_if<StartJob>(&d))
+      measuring = measuring || (s->job < packed_at_s_.size() && packed_at_s_[s->job] >= 0);
+  if (!preempted && !measuring && started == input.queued.size()) {
     next_slice_s_ = std::numeric_limits<double>::infinity();
   } else {
     // Oversubscribed: wake at the next boundary to rotate.

@@ -92,4 +92,14 @@ BatchChoice GoodputEstimator::fixed_batch(const JobSpec& job, const std::string&
   return c;
 }
 
+BatchChoice GoodputEstimator::fixed_batch_goodput(const JobSpec& job, const std::string& gpu_type,
+                                                  double progress, int nodes, int replicas) {
+  BatchChoice c = fixed_batch(job, gpu_type, nodes, replicas);
+  if (!std::isfinite(c.iteration_s)) return BatchChoice{};
+  if (const NoiseScaleProfile* profile = noise(job))
+    c.efficiency = statistical_efficiency(profile->phi_at(progress), profile->initial_batch, c.global_batch);
+  c.goodput = c.throughput * c.efficiency;
+  return c;
+}
+
 }  // namespace vnsim

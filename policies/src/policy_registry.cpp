@@ -48,6 +48,12 @@ class ParamReader {
     if (ec != std::errc() || end != v.data() + v.size()) fail(key, v, "an unsigned integer");
     return out;
   }
+  bool flag(const std::string& key, bool fallback) {
+    const std::string v = text(key, "");
+    if (v.empty()) return fallback;
+    if (v != "0" && v != "1") fail(key, v, "0 or 1");
+    return v == "1";
+  }
   std::vector<double> numbers(const std::string& key, std::vector<double> fallback) {
     const std::string v = text(key, "");
     if (v.empty()) return fallback;
@@ -88,7 +94,7 @@ struct Entry {
 };
 
 const PolicyParamInfo kPlacementParam{"placement", "consolidated",
-                                      "consolidated | first-fit | topology-aware | random"};
+                                      "consolidated | first-fit | topology-aware | random | most-free"};
 const PolicyParamInfo kSeedParam{"seed", "0", "seed of the random placement"};
 
 ShortestFirstParams shortest_first_params(ParamReader& r) {
@@ -132,6 +138,7 @@ const std::vector<Entry>& registry() {
          p.generations = static_cast<int>(r.number("generations", p.generations));
          p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
          p.max_row_evaluations = r.number("max_row_evaluations", p.max_row_evaluations);
+         p.adaptive_batch = r.flag("adaptive_batch", p.adaptive_batch);
          p.seed = r.seed("seed");
          return std::make_unique<PolluxPolicy>(p);
        },
@@ -142,6 +149,7 @@ const std::vector<Entry>& registry() {
         {"generations", "100", "genetic search generations (fewer when capped by max_row_evaluations)"},
         {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"},
         {"max_row_evaluations", "2e6", "cap on population x generations x jobs per round"},
+        {"adaptive_batch", "1", "1: goodput-optimal batch per allocation; 0: each job keeps its own batch"},
         {"seed", "0", "seed of the genetic search"}}},
       {"optimus",
        [](ParamReader& r) {
@@ -202,9 +210,18 @@ const std::vector<Entry>& registry() {
          p.slice_s = r.number("slice_s", p.slice_s);
          p.placement = r.text("placement", p.placement);
          p.seed = r.seed("seed");
+         const std::string packing = r.text("packing", "off");
+         if (packing != "off" && packing != "on")
+           throw InputError("policy 'gandiva' parameter 'packing': '" + packing + "' is not on or off");
+         p.packing = packing == "on";
          return std::make_unique<GandivaPolicy>(p);
        },
-       {{"slice_s", "60", "time-slice length in seconds when oversubscribed"}, kPlacementParam, kSeedParam}},
+       {{"slice_s", "60", "time-slice length in seconds when oversubscribed"},
+        kPlacementParam,
+        kSeedParam,
+        {"packing", "off",
+         "on: GPU sharing (jobs' gpu_milli shares; two jobs per GPU when oversubscribed, unpacked "
+         "when their combined throughput < 1)"}}},
       {"vf-wfs",
        [](ParamReader& r) {
          VfWfsParams p;

@@ -81,6 +81,13 @@ std::size_t pick(std::mt19937_64& rng, std::size_t n) {
   return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));
 }
 
+// The goodput-maximising batch, or the job's own one without adaptive batch.
+BatchChoice batch_for(GoodputEstimator& estimator, bool adaptive, const JobSpec& job,
+                      const std::string& gpu_type, double progress, int nodes, int gpus) {
+  return adaptive ? estimator.best(job, gpu_type, progress, nodes, gpus)
+                  : estimator.fixed_batch_goodput(job, gpu_type, progress, nodes, gpus);
+}
+
 }  // namespace
 
 struct PolluxPolicy::Population {
@@ -124,7 +131,8 @@ class PolluxPolicy::Search {
     if (table.empty()) table.assign(static_cast<std::size_t>(max_nodes_) * max_gpus_, -1.0f);
     float& cell = table[static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
     if (cell < 0) {
-      const BatchChoice c = estimator_.best(*jobs[j].spec, gpu_type_, jobs[j].progress, nodes, gpus);
+      const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, gpu_type_,
+                                      jobs[j].progress, nodes, gpus);
       cell = static_cast<float>(c.goodput / jobs[j].base_goodput);
     }
     return cell;
@@ -313,16 +321,19 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     }
     const double age = std::max(0.0, now - a.submit);
     Search::Job job{a.index, a.spec, m.progress, 0, 0, a.running != nullptr, Row{}, 0};
-    job.base_goodput = estimator_.best(*a.spec, gpu_type, m.progress, 1, fair).goodput;
+    job.base_goodput =
+        batch_for(estimator_, params_.adaptive_batch, *a.spec, gpu_type, m.progress, 1, fair).goodput;
     if (!(job.base_goodput > 0))
-      job.base_goodput = estimator_.best(*a.spec, gpu_type, m.progress, 1, 1).goodput;
+      job.base_goodput =
+          batch_for(estimator_, params_.adaptive_batch, *a.spec, gpu_type, m.progress, 1, 1).goodput;
     if (!(job.base_goodput > 0)) continue;  // cannot run on this cluster's GPUs
     job.restart_factor = std::max(age - m.restarts * params_.restart_s, 0.0) / (age + params_.restart_s);
     if (a.running != nullptr) job.current = Row::from(gpus_per_node(cluster, a.running->placement.gpus));
     const ModelParams& model = estimator_.model(*a.spec);
     const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
-    const int max_batch =
-        noise != nullptr ? std::max(noise->max_batch, model.max_global_batch) : a.spec->global_batch;
+    const int max_batch = noise != nullptr && params_.adaptive_batch
+                              ? std::max(noise->max_batch, model.max_global_batch)
+                              : a.spec->global_batch;
     job.max_gpus = std::max(1, std::min(search.max_gpus(), max_batch / std::max(1, model.min_local_batch)));
     search.jobs.push_back(job);
   }
@@ -429,7 +440,8 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       continue;
     }
     const int gpus = row.gpus();
-    const BatchChoice c = estimator_.best(*job.spec, gpu_type, job.progress, row.n, gpus);
+    const BatchChoice c =
+        batch_for(estimator_, params_.adaptive_batch, *job.spec, gpu_type, job.progress, row.n, gpus);
     last_round_[job.index] = Chosen{gpus, row.n, c};
     const int batch_now = m.batch > 0 ? m.batch : job.spec->global_batch;
     TargetAllocation t{job.index, row.pairs(), c.global_batch, c.accumulation_steps + 1, false, batch_now};

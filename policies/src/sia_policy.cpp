@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "allocation_plan.hpp"
 #include "vnsim/core/error.hpp"
@@ -101,7 +104,10 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     return std::tie(a.submit, a.index) < std::tie(b.submit, b.index);
   });
 
-  // Goodput matrix, row-normalised, with the restart factor.
+  // Goodput matrix, row-normalised, with the restart factor. A raw row
+  // depends only on the model, the spec batch and the progress, so jobs that
+  // share them (queued jobs that have not run yet) share one computation.
+  std::map<std::tuple<std::string, int, double>, std::vector<double>> raw_rows;
   std::vector<int> current_config(active.size(), -1);
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Active& a = active[i];
@@ -110,19 +116,25 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
       m.seen = true;
       m.last_update_s = now;
     }
-    const ModelParams& model = estimator_.model(*a.spec);
-    const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
-    const int max_batch =
-        noise != nullptr ? std::max(noise->max_batch, model.max_global_batch) : a.spec->global_batch;
-    const int max_gpus = std::min(params_.max_gpus_per_job, max_batch / std::max(1, model.min_local_batch));
-    std::vector<double> row(problem.configs.size(), 0.0);
-    double smallest = 0;
-    for (std::size_t c = 0; c < problem.configs.size(); ++c) {
-      const SiaConfig& cfg = problem.configs[c];
-      if (cfg.gpus > std::max(1, max_gpus)) continue;
-      row[c] = estimator_.best(*a.spec, pools[cfg.type].type, m.progress, cfg.nodes, cfg.gpus).goodput;
-      if (row[c] > 0 && (smallest == 0 || row[c] < smallest)) smallest = row[c];
+    auto [raw, added] = raw_rows.try_emplace({a.spec->model, a.spec->global_batch, m.progress});
+    if (added) {
+      const ModelParams& model = estimator_.model(*a.spec);
+      const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
+      const int max_batch =
+          noise != nullptr ? std::max(noise->max_batch, model.max_global_batch) : a.spec->global_batch;
+      const int max_gpus = std::min(params_.max_gpus_per_job, max_batch / std::max(1, model.min_local_batch));
+      raw->second.assign(problem.configs.size(), 0.0);
+      for (std::size_t c = 0; c < problem.configs.size(); ++c) {
+        const SiaConfig& cfg = problem.configs[c];
+        if (cfg.gpus > std::max(1, max_gpus)) continue;
+        raw->second[c] =
+            estimator_.best(*a.spec, pools[cfg.type].type, m.progress, cfg.nodes, cfg.gpus).goodput;
+      }
     }
+    std::vector<double> row = raw->second;
+    double smallest = 0;
+    for (double v : row)
+      if (v > 0 && (smallest == 0 || v < smallest)) smallest = v;
     if (a.running != nullptr) {
       const std::vector<GpuId>& gpus = a.running->placement.gpus;
       const std::string& type = cluster.gpu(gpus.front()).type;

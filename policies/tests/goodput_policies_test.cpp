@@ -157,6 +157,53 @@ TEST(Pollux, BatchGrowsAsTrainingProgresses) {
   EXPECT_GT(p.last_round().at(0).batch.global_batch, start.batch.global_batch);
 }
 
+TEST(Pollux, WithoutAdaptiveBatchEveryJobKeepsItsOwnBatch) {
+  // As above, but adaptive_batch = 0: the job starts and stays at its trace
+  // batch of 128 (no in-place batch change later), and the policy's rate
+  // uses that batch's statistical efficiency, so its progress estimate
+  // still advances.
+  World w(1);
+  PolluxParams params;
+  params.adaptive_batch = false;
+  PolluxPolicy p(params);
+  std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 39062)};
+  const auto first = p.decide(w.input(0, jobs));
+  ASSERT_EQ(p.last_round().count(0), 1u);
+  EXPECT_EQ(p.last_round().at(0).batch.global_batch, 128);
+  ASSERT_EQ(first.size(), 1u);
+  const auto* s = std::get_if<StartJob>(&first.front());
+  ASSERT_NE(s, nullptr);
+  SchedulerInput later;
+  later.now_s = 3000;
+  later.view = &w.view;
+  w.view.allocate(s->placement.gpus, 0);
+  later.running.push_back(RunningJob{0, &jobs[0], s->placement, 0, 3000.0 * s->placement.gpus.size(), -1});
+  EXPECT_TRUE(p.decide(later).empty());
+  EXPECT_GT(p.progress_of(0), 1000);
+  EXPECT_EQ(p.last_round().at(0).batch.global_batch, 128);
+}
+
+TEST(GoodputEstimator, FixedBatchGoodputIsThroughputTimesEfficiencyOfTheOwnBatch) {
+  // cifar10 at batch 128 on 2 T4 of one node: local batch 64, no
+  // accumulation; goodput = 128 / iteration time x (phi + M0) / (phi + 128)
+  // at the job's progress. Beyond 128 GPUs the batch cannot be split.
+  World w(1);
+  GoodputEstimator e;
+  e.use_topology(w.topology);
+  const JobSpec a = job("a", "cifar10", 128, 1000);
+  const NoiseScaleProfile* noise = e.noise(a);
+  ASSERT_NE(noise, nullptr);
+  const double phi = noise->phi_at(500);
+  const double m0 = noise->initial_batch;
+  const BatchChoice c = e.fixed_batch_goodput(a, "T4", 500, 1, 2);
+  EXPECT_EQ(c.global_batch, 128);
+  EXPECT_EQ(c.accumulation_steps, 0);
+  EXPECT_EQ(c.local_batch, 64);
+  EXPECT_NEAR(c.efficiency, (phi + m0) / (phi + 128), 1e-12);
+  EXPECT_NEAR(c.goodput, 128 / c.iteration_s * c.efficiency, 1e-9);
+  EXPECT_EQ(e.fixed_batch_goodput(job("b", "cifar10", 2, 10), "T4", 0, 1, 4).goodput, 0);
+}
+
 TEST(Pollux, LargeProblemsRunFewerGenerations) {
   // 1,000 jobs: 100 x 100 x 1,000 = 1e7 row evaluations > the 2e6 cap, so
   // the round runs 2e6 / (100 x 1,000) = 20 generations.

@@ -124,9 +124,24 @@ TEST(Placement, RandomIsSeededAndOnlyUsesFreeGpus) {
   EXPECT_FALSE(a->place(free, 7, kAnyGpuType).has_value());
 }
 
+TEST(Placement, MostFreeTakesTheEmptiestNodesFirst) {
+  Fixture f(1, 3);  // nodes 0..2 with GPUs {0,1}, {2,3}, {4,5}
+  f.run(0, {0});
+  f.run(1, {4});
+  FreeGpus free(f.view, f.running);
+  auto p = make_placement("most-free");
+  // Free: node 0 {1}, node 1 {2,3}, node 2 {5}. One GPU goes to node 1 (the
+  // most free), where consolidated would pack it onto node 0.
+  EXPECT_EQ(p->place(free, 1, kAnyGpuType), (std::vector<GpuId>{2}));
+  EXPECT_EQ(make_placement("consolidated")->place(free, 1, kAnyGpuType), (std::vector<GpuId>{1}));
+  // Three: node 1's two, then node 0 (tied with node 2 at one, lower index).
+  EXPECT_EQ(p->place(free, 3, kAnyGpuType), (std::vector<GpuId>{1, 2, 3}));
+  EXPECT_FALSE(p->place(free, 5, kAnyGpuType).has_value());
+}
+
 TEST(Placement, RegistryListsAllAndRejectsUnknownNames) {
   EXPECT_EQ(placement_names(),
-            (std::vector<std::string>{"consolidated", "first-fit", "topology-aware", "random"}));
+            (std::vector<std::string>{"consolidated", "first-fit", "topology-aware", "random", "most-free"}));
   for (const auto& name : placement_names()) EXPECT_EQ(make_placement(name)->name(), name);
   EXPECT_THROW(make_placement("best-fit"), InputError);
 }

@@ -39,6 +39,8 @@ TEST(PolicyRegistry, ParametersAreParsedAndTyposRejected) {
   EXPECT_THROW(make_policy("tiresias", {{"threshold", "100"}}), InputError);
   EXPECT_THROW(make_policy("tiresias", {{"thresholds", "100,x"}}), InputError);
   EXPECT_THROW(make_policy("tiresias", {{"thresholds", "200,100"}}), InputError);
+  EXPECT_EQ(make_policy("pollux", {{"adaptive_batch", "0"}})->name(), "pollux");
+  EXPECT_THROW(make_policy("pollux", {{"adaptive_batch", "yes"}}), InputError);
   EXPECT_THROW(make_policy("sjf", {{"placement", "nowhere"}}), InputError);
   EXPECT_THROW(make_policy("fifo", {{"placement", "random"}}), InputError);
   EXPECT_THROW(make_policy("srtf", {{"seed", "-1"}}), InputError);

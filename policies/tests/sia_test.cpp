@@ -91,6 +91,38 @@ TEST(SiaIlp, MatchesBruteForceOnRandomTinyProblems) {
   }
 }
 
+TEST(SiaIlp, IdenticalJobsShareOneGroupAndSplitItsCounts) {
+  // Three jobs with the same row: values 1 (t0x1), 1.5 (t0x2), 1 (t1x1),
+  // 1.5 (t1x2), 2 (t1x4); cost(v) = v^-0.5 - 1.1 = -0.1, -0.2835, -0.1,
+  // -0.2835, -0.3929. Two GPUs each fit exactly (2 + 4): 3 x -0.2835 =
+  // -0.8505, better than t1x4 + t0x1 + t0x1 = -0.5929 or any mix with 1-GPU
+  // pairs. The merged ILP picks t0x2 once and t1x2 twice; the counts go to
+  // the jobs in order (configurations by index).
+  SiaIlpProblem p = two_types();
+  p.value.assign(3, {1, 1.5, 1, 1.5, 2});
+  const std::vector<int> chosen = solve_sia_ilp(p);
+  EXPECT_EQ(chosen, (std::vector<int>{1, 3, 3}));
+  EXPECT_NEAR(objective(p, chosen), -0.8505, 1e-4);
+}
+
+TEST(SiaIlp, MatchesBruteForceWithRepeatedRowsAndDominatedConfigurations) {
+  // Rows drawn from a pool of two, so jobs repeat rows (merged groups), and
+  // goodput that may fall with more GPUs (dominated configurations dropped).
+  std::mt19937_64 rng(7);
+  auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  for (int trial = 0; trial < 40; ++trial) {
+    SiaIlpProblem p = two_types();
+    p.p = trial % 2 == 0 ? -0.5 : 0.5;
+    std::vector<std::vector<double>> pool(2);
+    for (std::vector<double>& row : pool)
+      for (std::size_t c = 0; c < p.configs.size(); ++c) row.push_back(u01() < 0.15 ? 0.0 : 1 + 3 * u01());
+    for (int j = 0; j < 4; ++j) p.value.push_back(pool[u01() < 0.5 ? 0 : 1]);
+    const std::vector<int> ilp = solve_sia_ilp(p);
+    ASSERT_TRUE(fits(p, ilp)) << "trial " << trial;
+    EXPECT_NEAR(objective(p, ilp), brute_force(p), 1e-9) << "trial " << trial;
+  }
+}
+
 ClusterSpec t4_nodes(int nodes) {
   ClusterSpec spec;
   spec.name = "t4";

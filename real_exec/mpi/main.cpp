@@ -17,6 +17,23 @@
 #include "vnsim_cuda_backend.hpp"
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+// Open MPI keeps allocations from MPI_Init past MPI_Finalize (component and
+// parameter tables), which LeakSanitizer reports at exit and which would
+// fail every ASan run of vnexec. Only stacks through Open MPI's libraries
+// are suppressed; the slow unwinder is needed to see frames through them.
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libmpi.so\nleak:libopen-rte.so\nleak:libopen-pal.so\nleak:libpmix.so\nleak:libhwloc.so\nleak:"
+         "libevent\n";
+}
+extern "C" const char* __lsan_default_options() {
+  return "print_suppressions=0";
+}
+extern "C" const char* __asan_default_options() {
+  return "fast_unwind_on_malloc=0";
+}
+#endif
+
 namespace vnsim::real_exec::mpi {
 
 std::unique_ptr<Backend> make_backend(const std::string& name) {

@@ -13,7 +13,7 @@
 namespace vnsim::real_exec::mpi {
 
 double MpiFleet::now_s() {
-  return wall_s();
+  return wall_s() + clock_offset_s_;
 }
 
 void MpiFleet::send_launch(const Launch& l, GpuId g) {
@@ -39,7 +39,7 @@ void MpiFleet::resize(JobIndex job, int epoch, const Launch& next) {
   std::vector<GpuId> joining;
   for (GpuId g : next.gpus)
     if (std::find(old.begin(), old.end(), g) == old.end()) joining.push_back(g);
-  joiners_[job] = {next, joining};
+  joiners_[job][epoch] = {next, joining};
   members_[job] = next.gpus;
 }
 
@@ -56,13 +56,20 @@ std::vector<FleetEvent> MpiFleet::wait(double until_s) {
       FleetEvent e = decode_event(w);
       e.time_s = now_s();  // one clock for the whole log: the controller's
       auto j = joiners_.find(e.job);
-      if (j != joiners_.end() && e.epoch < j->second.first.epoch) {
-        if (e.kind == FleetEvent::Kind::Resized) {
-          for (GpuId g : j->second.second) send_launch(j->second.first, g);
-          joiners_.erase(j);
-        } else if (e.kind != FleetEvent::Kind::Iteration) {
-          joiners_.erase(j);  // the old rank set ended before the resize: nobody joins
+      if (j != joiners_.end() && e.kind != FleetEvent::Kind::Iteration &&
+          e.kind != FleetEvent::Kind::Resized) {
+        auto& pending = j->second;
+        const auto at = pending.find(e.epoch);
+        if (e.kind == FleetEvent::Kind::ResizeBoundary && at != pending.end()) {
+          // The old rank set reached the boundary of this resize.
+          for (GpuId g : at->second.joining) send_launch(at->second.next, g);
+          pending.erase(at);
+        } else if (e.kind != FleetEvent::Kind::ResizeBoundary) {
+          // The segment ended otherwise: its resize, and any chained after
+          // it, never happen, so nobody joins.
+          pending.erase(pending.lower_bound(e.epoch), pending.end());
         }
+        if (pending.empty()) joiners_.erase(j);
       }
       events.push_back(e);
       continue;

@@ -39,6 +39,7 @@ const char* usage() {
          "             [--profile MODELS.json] [--policy NAME] [--policy-param key=value]...\n"
          "             [--time-scale S] [--checkpoint-every K] [--inject-failure JOB_ID:STEP]...\n"
          "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F]\n"
+         "  vnexec run --resume RUN_DIR   (continue a run whose MPI job died, from its checkpoints)\n"
          "  vnexec calibrate --models m1,m2,... --out DIR [--repetitions R]\n"
          "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F]\n"
          "docs: docs/REAL_EXEC.md\n";
@@ -52,8 +53,8 @@ Options parse_options(const std::vector<std::string>& argv) {
     throw InputError("unknown command '" + o.command + "' (run or calibrate)");
   const std::set<std::string> common = {"--backend", "--compute-scale", "--gradient-fraction", "--out"};
   const std::set<std::string> run = {
-      "--trace",        "--cluster",    "--profile",          "--policy",
-      "--policy-param", "--time-scale", "--checkpoint-every", "--inject-failure"};
+      "--trace",      "--cluster",          "--profile",        "--policy", "--policy-param",
+      "--time-scale", "--checkpoint-every", "--inject-failure", "--resume"};
   const std::set<std::string> calibrate = {"--models", "--repetitions"};
   std::set<std::string> seen;
   for (std::size_t i = 1; i < argv.size(); ++i) {
@@ -73,6 +74,8 @@ Options parse_options(const std::vector<std::string>& argv) {
       o.scale.gradient_fraction = number(flag, v, 0);
     } else if (flag == "--out") {
       o.out = v;
+    } else if (flag == "--resume") {
+      o.resume = v;
     } else if (flag == "--trace") {
       o.trace = v;
     } else if (flag == "--cluster") {
@@ -102,6 +105,16 @@ Options parse_options(const std::vector<std::string>& argv) {
     } else if (flag == "--repetitions") {
       o.repetitions = static_cast<int>(integer(flag, v, 1));
     }
+  }
+  if (!o.resume.empty()) {
+    for (const std::string& flag : seen)
+      if (flag != "--resume")
+        throw InputError("vnexec run --resume: " + flag +
+                         " cannot be combined with it (the run's settings come from its run_config.json)");
+    if (argv.size() != 3)  // a repeatable option was given too
+      throw InputError("vnexec run --resume RUN_DIR takes no other option");
+    o.out = o.resume;
+    return o;
   }
   if (o.out.empty()) throw InputError("vnexec " + o.command + ": --out is required");
   if (o.command == "run" && (o.trace.empty() || o.cluster.empty()))

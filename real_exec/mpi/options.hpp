@@ -21,6 +21,7 @@ struct Options {
   double time_scale = 1.0;
   long long checkpoint_every = 0;
   std::map<std::string, long long> inject_failure;
+  std::string resume;  // --resume RUN_DIR: every other setting comes from its run_config.json
   // calibrate
   std::vector<std::string> models;
   int repetitions = 5;
@@ -28,6 +29,9 @@ struct Options {
 
 // Throws InputError naming the flag and the reason.
 Options parse_options(const std::vector<std::string>& argv);
+// --resume RUN_DIR: fills the run's settings from RUN_DIR/run_config.json
+// (the executed trace, its copies of the spec and profile, policy, scales).
+void load_resume_settings(Options& options);
 const char* usage();
 
 }  // namespace vnsim::real_exec::mpi

@@ -1,12 +1,15 @@
 // vnexec run: rank 0 controls, the other ranks work.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "commands.hpp"
 #include "mpi_fleet.hpp"
@@ -14,6 +17,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/real_exec/controller.hpp"
+#include "vnsim/real_exec/resume.hpp"
 #include "worker.hpp"
 
 namespace vnsim::real_exec::mpi {
@@ -27,10 +31,39 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// Which process is which rank, so an operator (or a test) can find and kill
+// a worker: RUN_DIR/ranks.json, rewritten by every attempt.
+void write_rank_table(const std::filesystem::path& out, int world_rank, int world_size, int attempt) {
+  constexpr int kHostChars = MPI_MAX_PROCESSOR_NAME;
+  char host[kHostChars] = {};
+  int length = 0;
+  MPI_Get_processor_name(host, &length);
+  long long pid = ::getpid();
+  std::vector<long long> pids(static_cast<std::size_t>(world_size));
+  std::vector<char> hosts(static_cast<std::size_t>(world_size) * kHostChars);
+  MPI_Gather(&pid, 1, MPI_LONG_LONG, pids.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  MPI_Gather(host, kHostChars, MPI_CHAR, hosts.data(), kHostChars, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (world_rank != 0) return;
+  nlohmann::ordered_json t;
+  t["attempt"] = attempt;
+  t["ranks"] = nlohmann::ordered_json::array();
+  for (int r = 0; r < world_size; ++r) {
+    const char* h = hosts.data() + static_cast<std::size_t>(r) * kHostChars;
+    t["ranks"].push_back({{"rank", r},
+                          {"role", r == 0 ? "controller" : "worker " + std::to_string(r - 1)},
+                          {"pid", pids[static_cast<std::size_t>(r)]},
+                          {"host", std::string(h, strnlen(h, kHostChars))}});
+  }
+  std::ofstream(out / "ranks.json") << t.dump(2) << "\n";
+}
+
 }  // namespace
 
-int run_command(const Options& o, int world_rank, int world_size) {
+int run_command(const Options& options, int world_rank, int world_size) {
   namespace fs = std::filesystem;
+  Options o = options;
+  const bool resuming = !o.resume.empty();
+  if (resuming) load_resume_settings(o);
   // Every rank reads the inputs, so every rank fails the same way on bad ones.
   const Cluster cluster(load_cluster_spec(o.cluster));
   const int workers = world_size - 1;
@@ -49,6 +82,16 @@ int run_command(const Options& o, int world_rank, int world_size) {
   const fs::path out = o.out;
   const fs::path checkpoints = out / "checkpoints";
 
+  PriorAttempt prior;
+  if (world_rank == 0) {
+    if (resuming) {
+      prior = read_prior_attempt((out / "measurements.jsonl").string());
+    } else {
+      fs::create_directories(checkpoints);
+    }
+  }
+  write_rank_table(out, world_rank, world_size, prior.attempts + 1);
+
   if (world_rank != 0) {
     MPI_Barrier(MPI_COMM_WORLD);  // the controller has created the run folder
     WorkerConfig c;
@@ -62,9 +105,8 @@ int run_command(const Options& o, int world_rank, int world_size) {
     return 0;
   }
 
-  fs::create_directories(checkpoints);
-  write_executor_trace((out / "trace.jsonl").string(), jobs);
-  {
+  if (!resuming) {
+    write_executor_trace((out / "trace.jsonl").string(), jobs);
     // What `vnsim validate` needs to simulate the same run.
     nlohmann::ordered_json cfg;
     cfg["trace"] = "trace.jsonl";
@@ -92,11 +134,33 @@ int run_command(const Options& o, int world_rank, int world_size) {
   MPI_Barrier(MPI_COMM_WORLD);
 
   std::unique_ptr<Policy> policy = make_policy(o.policy, o.policy_params);
-  MpiFleet fleet(workers);
-  MeasurementLog log((out / "measurements.jsonl").string());
+  MpiFleet fleet(workers, prior.last_t);
+  MeasurementLog log((out / "measurements.jsonl").string(), resuming);
   ControllerOptions copts;
   copts.checkpoint_every = o.checkpoint_every;
   copts.inject_failure = o.inject_failure;
+  if (resuming) {
+    // The killed attempt's running segments are lost past their last
+    // checkpoint; say so in the log before anything runs again.
+    log.write({{"event", "resume"}, {"t", prior.last_t}, {"attempt", prior.attempts + 1}});
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const auto it = prior.jobs.find(jobs[i].id);
+      if (it == prior.jobs.end() || it->second.done) continue;
+      PriorJob& p = it->second;
+      const fs::path ckpt = checkpoint_path(checkpoints.string(), i);
+      std::vector<double> params;
+      if (fs::exists(ckpt)) p.checkpoint_iteration = read_checkpoint(ckpt.string(), params);
+      if (!p.running) continue;
+      log.write({{"event", "lost"},
+                 {"t", prior.last_t},
+                 {"job", jobs[i].id},
+                 {"epoch", p.last_epoch},
+                 {"iterations_seen", p.iterations_seen},
+                 {"resume_iteration", p.checkpoint_iteration}});
+      ++p.record.restarts;
+    }
+    copts.prior = prior.jobs;
+  }
   Controller controller(cluster, GpuCatalog::builtin(), profile, jobs, *policy, fleet, log, copts);
   const std::vector<JobRecord> records = controller.run();
   fleet.shutdown();
@@ -112,9 +176,10 @@ int run_command(const Options& o, int world_rank, int world_size) {
   std::size_t completed = 0;
   for (const JobRecord& r : records) completed += r.state == FinalState::Completed;
   std::printf(
-      "vnexec run: %zu jobs (%zu completed, %zu rejected) on %d %s workers in %.2f s; %zu worker(s) failed\n",
+      "vnexec run: %zu jobs (%zu completed, %zu rejected) on %d %s workers in %.2f s; %zu worker(s) "
+      "failed%s\n",
       records.size(), completed, records.size() - completed, workers, o.backend.c_str(), fleet.now_s(),
-      controller.failed_gpus().size());
+      controller.failed_gpus().size(), resuming ? " (resumed run)" : "");
   std::printf("outputs: %s/{jobs.csv,summary.json,measurements.jsonl,run_config.json,trace.jsonl}\n",
               out.string().c_str());
   return 0;

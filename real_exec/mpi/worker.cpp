@@ -21,14 +21,18 @@ void send_event(const FleetEvent& e) {
   MPI_Send(w.data(), static_cast<int>(w.size()), MPI_DOUBLE, 0, kTagEvent, MPI_COMM_WORLD);
 }
 
-std::string checkpoint_path(const WorkerConfig& c, JobIndex job) {
-  return c.checkpoint_dir + "/job-" + std::to_string(job) + ".ckpt";
-}
-
 // The communicator tag of one segment: equal on its members, different from
 // segments that may form at the same time on other ranks.
 int segment_tag(const Launch& l) {
   return 1000 + static_cast<int>((l.job * 131 + static_cast<JobIndex>(l.epoch)) % 30000);
+}
+
+// Commands for a segment this worker leads but is not running yet: a resize
+// of a resize that has not taken effect reaches the new leader before its
+// launch does. Commands for segments that ended stay here unused.
+std::vector<std::vector<long long>>& parked_commands() {
+  static std::vector<std::vector<long long>> parked;
+  return parked;
 }
 
 struct Carried {
@@ -53,7 +57,7 @@ void run_segments(const WorkerConfig& c, Launch l, std::optional<Carried> carrie
       std::vector<double> params;
       long long header[2] = {0, 0};
       if (comm.rank() == 0) {
-        header[0] = read_checkpoint(checkpoint_path(c, l.job), params);
+        header[0] = read_checkpoint(checkpoint_path(c.checkpoint_dir, l.job), params);
         header[1] = header[0];
         plane->write_params(params);
       }
@@ -88,16 +92,28 @@ void run_segments(const WorkerConfig& c, Launch l, std::optional<Carried> carrie
     hooks.clock = wall_s;
     hooks.checkpoint_every = c.checkpoint_every;
     hooks.poll_command = [&]() {
+      const auto mine = [&](const std::vector<long long>& w) {
+        return static_cast<JobIndex>(w.at(0)) == l.job && w.at(1) == l.epoch;
+      };
+      const auto take = [&](const std::vector<long long>& w) {
+        const auto cmd = static_cast<Command>(w.at(2));
+        if (cmd == Command::Resize) pending = decode_launch(w, 3);
+        return cmd;
+      };
+      std::vector<std::vector<long long>>& parked = parked_commands();
+      if (const auto it = std::find_if(parked.begin(), parked.end(), mine); it != parked.end()) {
+        const std::vector<long long> w = *it;
+        parked.erase(it);
+        return take(w);
+      }
       int flag = 0;
       MPI_Status st;
       while (true) {
         MPI_Iprobe(0, kTagCommand, MPI_COMM_WORLD, &flag, &st);
         if (!flag) return Command::None;
-        const std::vector<long long> w = receive_longs(0, kTagCommand);
-        if (static_cast<JobIndex>(w.at(0)) != l.job || w.at(1) != l.epoch) continue;  // stale
-        const auto cmd = static_cast<Command>(w.at(2));
-        if (cmd == Command::Resize) pending = decode_launch(w, 3);
-        return cmd;
+        std::vector<long long> w = receive_longs(0, kTagCommand);
+        if (mine(w)) return take(w);
+        parked.push_back(std::move(w));
       }
     };
     hooks.report = [&](const IterationReport& r) {
@@ -115,7 +131,7 @@ void run_segments(const WorkerConfig& c, Launch l, std::optional<Carried> carrie
       return it == l.fail_at_iteration && me == static_cast<int>(ranks.size()) - 1;
     };
     hooks.checkpoint = [&](long long iterations, const std::vector<double>& params) {
-      write_checkpoint(checkpoint_path(c, l.job), iterations, params);
+      write_checkpoint(checkpoint_path(c.checkpoint_dir, l.job), iterations, params);
     };
     const LoopResult res =
         run_job_loop(comm, *plane, emulated_shape(model, c.scale, l.global_batch, l.vn_per_gpu), start,
@@ -148,7 +164,7 @@ void run_segments(const WorkerConfig& c, Launch l, std::optional<Carried> carrie
         w.resize(static_cast<std::size_t>(n));
         comm.broadcast(w.data(), w.size() * sizeof(long long), 0);
         const Launch next = decode_launch(w);
-        e.kind = FleetEvent::Kind::Resized;
+        e.kind = FleetEvent::Kind::ResizeBoundary;
         if (comm.rank() == 0) send_event(e);
         if (std::find(next.gpus.begin(), next.gpus.end(), world_rank - 1) == next.gpus.end()) return;
         carried = Carried{plane->read_params(), res.iterations_done, res.iterations_done};
@@ -160,6 +176,10 @@ void run_segments(const WorkerConfig& c, Launch l, std::optional<Carried> carrie
 }
 
 }  // namespace
+
+std::string checkpoint_path(const std::string& checkpoint_dir, JobIndex job) {
+  return checkpoint_dir + "/job-" + std::to_string(job) + ".ckpt";
+}
 
 void write_checkpoint(const std::string& path, long long iterations, const std::vector<double>& params) {
   const std::string tmp = path + ".tmp";

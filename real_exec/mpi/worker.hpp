@@ -7,6 +7,7 @@
 #include "vnsim/core/job_spec.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/real_exec/data_plane.hpp"
+#include "vnsim/real_exec/worker_fleet.hpp"
 #include "vnsim/real_exec/workload.hpp"
 
 namespace vnsim::real_exec::mpi {
@@ -21,6 +22,9 @@ struct WorkerConfig {
 };
 
 void run_worker(const WorkerConfig& config);
+
+// Where job `job` (index in the executed trace) keeps its checkpoint.
+std::string checkpoint_path(const std::string& checkpoint_dir, JobIndex job);
 
 // Checkpoint files: iterations done + parameters, written atomically.
 void write_checkpoint(const std::string& path, long long iterations, const std::vector<double>& params);

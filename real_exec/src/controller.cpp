@@ -45,6 +45,24 @@ Controller::Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, co
     r.requested_gpus = jobs_[i].gpus;
     r.model = jobs_[i].model;
     r.iterations = jobs_[i].iterations;
+    const auto prior = options_.prior.find(r.id);
+    if (prior == options_.prior.end()) continue;
+    const PriorJob& p = prior->second;
+    r.start_s = p.record.start_s;
+    r.gpus = p.record.gpus;
+    r.restarts = p.record.restarts;
+    r.gpu_seconds = p.record.gpu_seconds;
+    state_[i].epoch = p.last_epoch;
+    state_[i].attained_gpu_s = p.record.gpu_seconds;
+    if (p.done) {
+      r.state = p.record.state;
+      r.finish_s = p.record.finish_s;
+      r.reason = p.record.reason;
+      state_[i].phase = Phase::Done;
+    } else {
+      state_[i].iterations_done = std::min<long long>(p.checkpoint_iteration, jobs_[i].iterations);
+      state_[i].iterations_seen = state_[i].iterations_done;
+    }
   }
   std::iota(arrival_order_.begin(), arrival_order_.end(), JobIndex{0});
   std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
@@ -95,7 +113,10 @@ std::vector<JobRecord> Controller::run() {
 void Controller::process_arrivals(double now) {
   while (next_arrival_ < arrival_order_.size() && jobs_[arrival_order_[next_arrival_]].submit_s <= now) {
     const JobIndex j = arrival_order_[next_arrival_++];
-    log_.write({{"event", "submit"}, {"t", now}, {"job", jobs_[j].id}, {"submit_s", jobs_[j].submit_s}});
+    if (state_[j].phase == Phase::Done) continue;  // finished or rejected by an earlier attempt
+    const auto prior = options_.prior.find(jobs_[j].id);
+    if (prior == options_.prior.end() || !prior->second.submitted)
+      log_.write({{"event", "submit"}, {"t", now}, {"job", jobs_[j].id}, {"submit_s", jobs_[j].submit_s}});
     if (auto why = why_infeasible(jobs_[j], cluster_, gpu_catalog_, models_)) {
       state_[j].phase = Phase::Done;
       records_[j].reason = *why;
@@ -407,9 +428,10 @@ void Controller::handle(const FleetEvent& e) {
       drained(e.job, e.time_s);  // launches this job's and others' deferred segments
       return;
     case FleetEvent::Kind::Resized:
+    case FleetEvent::Kind::ResizeBoundary:
       // The old segment's leader reports the step boundary (old epoch); the
       // new segment's leader reports the parameter broadcast (new epoch).
-      log_.write({{"event", e.epoch == s.epoch ? "resized" : "resize_boundary"},
+      log_.write({{"event", e.kind == FleetEvent::Kind::Resized ? "resized" : "resize_boundary"},
                   {"t", e.time_s},
                   {"job", id},
                   {"epoch", e.epoch},

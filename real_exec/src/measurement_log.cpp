@@ -4,7 +4,8 @@
 
 namespace vnsim::real_exec {
 
-MeasurementLog::MeasurementLog(const std::string& path) : out_(path), enabled_(true) {
+MeasurementLog::MeasurementLog(const std::string& path, bool append)
+    : out_(path, append ? std::ios::app : std::ios::trunc), enabled_(true) {
   if (!out_) throw InputError(path + ": cannot write the measurement log");
 }
 

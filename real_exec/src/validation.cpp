@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iomanip>
+#include <limits>
 
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/perf_model.hpp"
@@ -22,6 +24,14 @@ nlohmann::ordered_json stats_json(const ErrorStats& s) {
   j["max"] = s.max;
   j["mean_signed"] = s.mean_signed;
   return j;
+}
+
+// RFC 4180 quoting: job ids are free text.
+std::string csv_field(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 }  // namespace
@@ -111,6 +121,9 @@ ValidationReport compare_run(const MeasuredRun& measured, const std::vector<JobR
     step.emplace_back(b.total_s, it.seconds);
     compute.emplace_back(b.compute_s, it.compute_s);
     if (p.gpus.size() > 1) allreduce.emplace_back(b.allreduce_s, it.allreduce_s);
+    r.iterations.push_back(IterationSample{it.job, it.epoch, it.iteration, b.total_s, it.seconds, b.compute_s,
+                                           it.compute_s, p.gpus.size() > 1 ? b.allreduce_s : 0.0,
+                                           p.gpus.size() > 1 ? it.allreduce_s : 0.0});
   }
   for (const JobRecord& rec : predicted) {
     const auto fin = measured.finish_s.find(rec.id);
@@ -119,6 +132,11 @@ ValidationReport compare_run(const MeasuredRun& measured, const std::vector<JobR
     if (rec.finish_s >= 0) r.predicted_makespan_s = std::max(r.predicted_makespan_s, rec.finish_s);
     if (fin == measured.finish_s.end() || sub == measured.submit_s.end() || rec.finish_s < 0) continue;
     jct.emplace_back(rec.jct_s(), fin->second - sub->second);
+    r.jobs.push_back(JobSample{rec.id, rec.jct_s(), fin->second - sub->second});
+  }
+  for (const JobSample& j : r.jobs) {
+    r.measured_mean_jct_s += j.measured_jct_s / static_cast<double>(r.jobs.size());
+    r.predicted_mean_jct_s += j.predicted_jct_s / static_cast<double>(r.jobs.size());
   }
   r.iteration = relative_errors(step);
   r.compute = relative_errors(compute);
@@ -126,6 +144,35 @@ ValidationReport compare_run(const MeasuredRun& measured, const std::vector<JobR
   r.jct = relative_errors(jct);
   r.jobs_compared = r.jct.count;
   return r;
+}
+
+double ValidationReport::mean_jct_error() const {
+  return measured_mean_jct_s > 0 ? (predicted_mean_jct_s - measured_mean_jct_s) / measured_mean_jct_s : 0.0;
+}
+
+double ValidationReport::makespan_error() const {
+  return measured_makespan_s > 0 ? (predicted_makespan_s - measured_makespan_s) / measured_makespan_s : 0.0;
+}
+
+void write_iteration_csv(const std::string& path, const std::vector<IterationSample>& samples) {
+  std::ofstream out(path);
+  out << std::setprecision(std::numeric_limits<double>::max_digits10);
+  out << "job,epoch,iteration,predicted_s,measured_s,predicted_compute_s,measured_compute_s,"
+         "predicted_allreduce_s,measured_allreduce_s\n";
+  for (const IterationSample& s : samples)
+    out << csv_field(s.job) << ',' << s.epoch << ',' << s.iteration << ',' << s.predicted_s << ','
+        << s.measured_s << ',' << s.predicted_compute_s << ',' << s.measured_compute_s << ','
+        << s.predicted_allreduce_s << ',' << s.measured_allreduce_s << '\n';
+  if (!out) throw InputError(path + ": cannot write");
+}
+
+void write_job_csv(const std::string& path, const std::vector<JobSample>& samples) {
+  std::ofstream out(path);
+  out << std::setprecision(std::numeric_limits<double>::max_digits10);
+  out << "job,predicted_jct_s,measured_jct_s\n";
+  for (const JobSample& s : samples)
+    out << csv_field(s.job) << ',' << s.predicted_jct_s << ',' << s.measured_jct_s << '\n';
+  if (!out) throw InputError(path + ": cannot write");
 }
 
 nlohmann::ordered_json ValidationReport::to_json() const {
@@ -137,8 +184,10 @@ nlohmann::ordered_json ValidationReport::to_json() const {
   j["jobs_compared"] = jobs_compared;
   j["measured_makespan_s"] = measured_makespan_s;
   j["predicted_makespan_s"] = predicted_makespan_s;
-  j["makespan_error"] =
-      measured_makespan_s > 0 ? (predicted_makespan_s - measured_makespan_s) / measured_makespan_s : 0.0;
+  j["makespan_error"] = makespan_error();
+  j["measured_mean_jct_s"] = measured_mean_jct_s;
+  j["predicted_mean_jct_s"] = predicted_mean_jct_s;
+  j["mean_jct_error"] = mean_jct_error();
   return j;
 }
 

@@ -276,3 +276,46 @@ TEST(Controller, InPlaceResizeSendsParametersFromAMemberThatStays) {
 
 }  // namespace
 }  // namespace vnsim::real_exec
+
+namespace vnsim::real_exec {
+namespace {
+
+TEST(Controller, AResumedRunSkipsDoneJobsAndRestartsTheOthersFromTheirCheckpoint) {
+  // The killed attempt finished a at t = 5 and had b running in segment 2
+  // with a checkpoint at step 3 of 6.
+  const std::vector<JobSpec> jobs = {job("a", 0, 1, 5), job("b", 1, 2, 6)};
+  ControllerOptions opts;
+  PriorJob a;
+  a.submitted = a.done = true;
+  a.record.state = FinalState::Completed;
+  a.record.start_s = 0;
+  a.record.finish_s = 5;
+  a.record.gpus = {0};
+  a.last_epoch = 0;
+  PriorJob b;
+  b.submitted = b.running = true;
+  b.record.start_s = 5;
+  b.record.restarts = 1;
+  b.last_epoch = 2;
+  b.checkpoint_iteration = 3;
+  opts.prior = {{"a", a}, {"b", b}};
+  auto policy = make_policy("fifo");
+  FakeFleet fleet(jobs, 0);
+  const Outcome out = run(jobs, *policy, fleet, opts);
+  ASSERT_EQ(fleet.launches.size(), 1u);  // a is not run again
+  EXPECT_EQ(fleet.launches[0].job, 1u);
+  EXPECT_EQ(fleet.launches[0].epoch, 3);  // after the killed attempt's segments
+  EXPECT_EQ(fleet.launches[0].start_iteration, 3);
+  EXPECT_EQ(fleet.launches[0].params, ParamSource::Checkpoint);
+  EXPECT_EQ(out.records[0].state, FinalState::Completed);
+  EXPECT_DOUBLE_EQ(out.records[0].finish_s, 5);
+  EXPECT_EQ(out.records[1].state, FinalState::Completed);
+  EXPECT_DOUBLE_EQ(out.records[1].start_s, 5);  // the first start, in the killed attempt
+  // The fake clock starts at 0 (vnexec's continues from the killed attempt's
+  // last record), so b arrives at 1 and runs its 3 remaining steps.
+  EXPECT_DOUBLE_EQ(out.records[1].finish_s, 4);
+  EXPECT_EQ(out.records[1].restarts, 1);
+}
+
+}  // namespace
+}  // namespace vnsim::real_exec

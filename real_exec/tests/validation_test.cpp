@@ -104,6 +104,52 @@ TEST_F(ValidationRun, ComparesIterationsWithThePlacementModelAndJctWithTheReplay
   EXPECT_DOUBLE_EQ(r.predicted_makespan_s, 10);
 }
 
+TEST_F(ValidationRun, MeanJctAndMakespanErrorsOverTheJobsCompletedInBoth) {
+  // a: submitted 0, finished 8 (predicted 10); b: submitted 1, finished 3
+  // (predicted 4); c never finished on the testbed and is left out.
+  // Mean JCT measured (8 + 2) / 2 = 5, predicted (10 + 3) / 2 = 6.5: +30%.
+  // Makespan measured 8, predicted 10: +25%.
+  const std::string log = R"({"event":"submit","t":0,"job":"a","submit_s":0}
+{"event":"submit","t":1,"job":"b","submit_s":1}
+{"event":"submit","t":1,"job":"c","submit_s":1}
+{"event":"finish","t":3,"job":"b","epoch":0}
+{"event":"finish","t":8,"job":"a","epoch":0}
+)";
+  const MeasuredRun run = read_measurement_log(write_log(log).string());
+  std::vector<JobRecord> predicted(3);
+  predicted[0].id = "a";
+  predicted[0].finish_s = 10;
+  predicted[1].id = "b";
+  predicted[1].submit_s = 1;
+  predicted[1].finish_s = 4;
+  predicted[2].id = "c";
+  predicted[2].submit_s = 1;
+  predicted[2].finish_s = 5;
+  const Cluster cluster(load_cluster_spec("testbed"));
+  const Topology topo(cluster);
+  const ValidationReport r =
+      compare_run(run, predicted, topo, GpuCatalog::builtin(), ModelCatalog::builtin(), {}, 1);
+  ASSERT_EQ(r.jobs.size(), 2u);
+  EXPECT_EQ(r.jobs[0].job, "a");
+  EXPECT_DOUBLE_EQ(r.measured_mean_jct_s, 5);
+  EXPECT_DOUBLE_EQ(r.predicted_mean_jct_s, 6.5);
+  EXPECT_NEAR(r.mean_jct_error(), 0.3, 1e-12);
+  EXPECT_NEAR(r.makespan_error(), 0.25, 1e-12);
+  EXPECT_NEAR(r.to_json()["mean_jct_error"].get<double>(), 0.3, 1e-12);
+}
+
+TEST_F(ValidationRun, SampleCsvQuotesJobIds) {
+  const fs::path p = log_.string() + ".csv";
+  write_job_csv(p.string(), {{"a,\"b\"", 2, 4}});
+  std::ifstream in(p);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  fs::remove(p);
+  EXPECT_EQ(header, "job,predicted_jct_s,measured_jct_s");
+  EXPECT_EQ(row, "\"a,\"\"b\"\"\",2,4");
+}
+
 TEST_F(ValidationRun, MalformedLogNamesFileLineAndField) {
   const fs::path p = write_log(
       "{\"event\":\"submit\",\"t\":0,\"job\":\"a\",\"submit_s\":0}\n{\"event\":\"finish\",\"t\":1}\n");

@@ -2,15 +2,23 @@
 // `mpirun --oversubscribe` on tiny traces (a few seconds per run). Skipped
 // when mpirun is not installed.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
+
+#include "vnsim/core/model_catalog.hpp"
+#include "vnsim/real_exec/gradient_model.hpp"
+#include "vnsim/real_exec/workload.hpp"
 
 namespace {
 
@@ -26,6 +34,24 @@ std::string slurp(const fs::path& p) {
 int exit_code(const std::string& command) {
   const int rc = std::system(command.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// The parameters after `iterations` steps of one job trained in a single
+// process on one big batch: what every rank set, split into virtual nodes,
+// resize or restart of the same job must reproduce bit for bit.
+std::string reference_checksum(const std::string& model, long long global_batch, long long iterations,
+                               double compute_scale) {
+  using namespace vnsim::real_exec;
+  EmulationScale scale;
+  scale.flops_per_reference_second = compute_scale;
+  const std::size_t n = emulated_parameter_count(vnsim::ModelCatalog::builtin().at(model), scale);
+  std::vector<double> params = initial_parameters(n), grad(n);
+  for (long long it = 0; it < iterations; ++it) {
+    std::fill(grad.begin(), grad.end(), 0.0);
+    accumulate_samples(grad, it * global_batch, global_batch);
+    apply_sgd(params, grad, global_batch, JobShape{}.learning_rate);
+  }
+  return std::to_string(parameter_checksum(params));
 }
 
 // One node with `gpus` workers of the reference type on fast local links.
@@ -60,6 +86,11 @@ class VnexecMpi : public ::testing::Test {
                      (dir_ / "out.txt").string() + " 2> " + (dir_ / "err.txt").string());
   }
   std::string log() const { return slurp(dir_ / "out.txt") + slurp(dir_ / "err.txt"); }
+  std::string mpirun(int ranks, const std::string& args, const std::string& log_name) const {
+    return "OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --allow-run-as-root --oversubscribe -np " +
+           std::to_string(ranks) + " " + VNEXEC_PATH + " " + args + " > " + (dir_ / log_name).string() +
+           " 2>&1";
+  }
   std::vector<nlohmann::json> events(const std::string& kind) const {
     std::vector<nlohmann::json> out;
     std::ifstream in(dir_ / "run" / "measurements.jsonl");
@@ -152,6 +183,126 @@ TEST_F(VnexecMpi, BadInputIsAOneLineErrorNotAHang) {
                           " --out " + (dir_ / "run").string()),
             0);
   EXPECT_NE(log().find("missing.jsonl"), std::string::npos) << log();
+}
+
+// Job a: 4 virtual nodes on 2 of 3 workers; b (2 virtual nodes) arrives
+// while a runs. fifo queues b until a finishes; vf-wfs starts b at once on
+// the third worker and grows it in place to 2 workers when a finishes.
+const char* const kTwoJobTrace =
+    R"({"id": "a", "submit_s": 0, "gpus": 2, "virtual_nodes": 4, "model": "cifar10", "global_batch": 64, "iterations": 30}
+{"id": "b", "submit_s": 0.05, "gpus": 2, "model": "cifar10", "global_batch": 32, "iterations": 120}
+)";
+
+class VnexecPolicies : public VnexecMpi, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(VnexecPolicies, EveryJobEndsWithTheParametersOfOneBigBatchInOneProcess) {
+  // The finish checksum equals a single-process run on one big batch only
+  // if the MPI all-reduce returned the exact sum, the virtual nodes'
+  // micro-batches accumulated to the big batch, and (vf-wfs) the in-place
+  // resize carried the parameters over unchanged.
+  const fs::path trace = write("trace.jsonl", kTwoJobTrace);
+  const fs::path spec = write("cluster.json", testbed_spec(3));
+  ASSERT_EQ(vnexec(4, "run --trace " + trace.string() + " --cluster " + spec.string() + " --out " +
+                          (dir_ / "run").string() + " --compute-scale 2e8 --checkpoint-every 10 --policy " +
+                          GetParam()),
+            0)
+      << log();
+  const auto finished = events("finish");
+  ASSERT_EQ(finished.size(), 2u) << log();
+  for (const auto& f : finished) {
+    const bool is_a = f["job"] == "a";
+    EXPECT_EQ(f["checksum"], reference_checksum("cifar10", is_a ? 64 : 32, is_a ? 30 : 120, 2e8)) << f.dump();
+    EXPECT_TRUE(f["params_consistent"].get<bool>()) << f.dump();
+  }
+  EXPECT_EQ(events("iteration").size(), 30u + 120u);
+  if (std::string(GetParam()) == "vf-wfs") {
+    const auto resizes = events("resize");
+    ASSERT_FALSE(resizes.empty()) << "vf-wfs did not grow b when a finished";
+    EXPECT_TRUE(resizes[0]["in_place"].get<bool>());
+    for (const auto& r : events("resized")) EXPECT_TRUE(r["params_consistent"].get<bool>()) << r.dump();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(FifoAndVfWfs, VnexecPolicies, ::testing::Values("fifo", "vf-wfs"),
+                         [](const auto& p) { return std::string(p.param) == "fifo" ? "fifo" : "vf_wfs"; });
+
+TEST_F(VnexecMpi, AKilledWorkerProcessLosesNoJobWhenTheRunIsResumed) {
+  const fs::path trace = write("trace.jsonl", kTwoJobTrace);
+  const fs::path spec = write("cluster.json", testbed_spec(3));
+  const fs::path run = dir_ / "run";
+  const std::string command =
+      mpirun(4,
+             "run --trace " + trace.string() + " --cluster " + spec.string() + " --out " + run.string() +
+                 " --compute-scale 2e8 --checkpoint-every 5 --policy fifo",
+             "attempt1.txt");
+  const pid_t shell = ::fork();
+  ASSERT_GE(shell, 0);
+  if (shell == 0) {
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Wait until job a has passed its first checkpoint (step 5), then kill -9
+  // worker 0, a member of a, as a crash would.
+  long long pid = -1;
+  for (int waited_ms = 0; waited_ms < 120000 && pid < 0; waited_ms += 5) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    int status = 0;
+    if (::waitpid(shell, &status, WNOHANG) == shell)
+      FAIL() << "the run ended before the kill: " << slurp(dir_ / "attempt1.txt");
+    bool past_checkpoint = false;
+    try {
+      for (const auto& it : events("iteration")) past_checkpoint |= it["job"] == "a" && it["iteration"] >= 6;
+      if (!past_checkpoint || !fs::exists(run / "ranks.json")) continue;
+      const auto table = nlohmann::json::parse(slurp(run / "ranks.json"));
+      for (const auto& r : table["ranks"])
+        if (r["rank"] == 1) pid = r["pid"].get<long long>();
+    } catch (const nlohmann::json::parse_error&) {
+      continue;  // read a line or file while it was being written
+    }
+  }
+  ASSERT_GT(pid, 0) << "job a never passed step 6";
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(shell, &status, 0), shell);
+  EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "mpirun survived a killed rank?";
+  EXPECT_TRUE(events("finish").size() < 2u) << "the kill came too late to test anything";
+  EXPECT_FALSE(fs::exists(run / "jobs.csv"));
+
+  ASSERT_EQ(exit_code(mpirun(4, "run --resume " + run.string(), "attempt2.txt")), 0)
+      << slurp(dir_ / "attempt2.txt");
+  // The killed attempt is reported: the running job lost the steps after its last checkpoint.
+  ASSERT_EQ(events("resume").size(), 1u);
+  const auto lost = events("lost");
+  ASSERT_EQ(lost.size(), 1u) << "worker 0 runs one job at a time here";
+  const std::string victim = lost[0]["job"];  // a, or b if a finished just before the kill
+  const long long resume_at = lost[0]["resume_iteration"];
+  if (victim == "a") {
+    EXPECT_GE(resume_at, 5);
+  }
+  EXPECT_EQ(resume_at % 5, 0);
+  EXPECT_GE(lost[0]["iterations_seen"].get<long long>(), resume_at);
+  // It restarts from that checkpoint in a new segment; both jobs finish once,
+  // with the parameters of an uninterrupted run.
+  bool relaunched = false;
+  for (const auto& l : events("launch"))
+    if (l["job"] == victim && l["epoch"] > lost[0]["epoch"]) relaunched = l["start_iteration"] == resume_at;
+  EXPECT_TRUE(relaunched);
+  const auto finished = events("finish");
+  ASSERT_EQ(finished.size(), 2u) << slurp(dir_ / "attempt2.txt");
+  for (const auto& f : finished) {
+    const bool is_a = f["job"] == "a";
+    EXPECT_EQ(f["checksum"], reference_checksum("cifar10", is_a ? 64 : 32, is_a ? 30 : 120, 2e8)) << f.dump();
+  }
+  const std::string jobs = slurp(run / "jobs.csv");
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 3) << jobs;  // header + 2 rows
+  EXPECT_EQ(jobs.find("REJECTED"), std::string::npos) << jobs;
+}
+
+TEST_F(VnexecMpi, ResumeRejectsOtherOptionsAndFoldersThatAreNotRuns) {
+  EXPECT_NE(vnexec(3, "run --resume " + dir_.string() + " --policy fifo"), 0);
+  EXPECT_NE(log().find("cannot be combined"), std::string::npos) << log();
+  EXPECT_NE(vnexec(3, "run --resume " + (dir_ / "nothing").string()), 0);
+  EXPECT_NE(log().find("run_config.json"), std::string::npos) << log();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@ notebook reads RESULTS_DIR/results.csv and each run's jobs.csv through a path
 relative to DIR, so a committed sweep folder stays self-contained.
 """
 import argparse
+import csv
 import os
 import sys
 
@@ -22,7 +23,7 @@ except ImportError as e:  # a clear line instead of a traceback
     sys.exit(MISSING_EXIT)
 
 SETUP = r'''
-import os, glob, json
+import os, glob, json, re
 import numpy as np
 import pandas as pd
 import matplotlib
@@ -57,13 +58,21 @@ results[cols]
 '''
 
 JCT_CDF = r'''
-fig, ax = plt.subplots(figsize=(7, 4))
-for policy, runs in ok.groupby("policy", sort=True):
-    jct = pd.concat([load_jobs(r)["turnaround_time"].dropna() for _, r in runs.iterrows()])
-    x = np.sort(jct.to_numpy())
-    ax.plot(x, np.arange(1, len(x) + 1) / len(x), label=f"{{policy}} ({{len(runs)}} runs, {{len(x)}} jobs)")
-ax.set_xscale("log"); ax.set_xlabel("JCT (s, log scale)"); ax.set_ylabel("fraction of completed jobs")
-ax.set_title("JCT CDF per policy (all runs of the policy pooled)"); ax.legend(); ax.grid(alpha=0.3)
+# One panel per cluster or trace when those vary (at most 4 values), so loads and clusters are not pooled.
+panel_axis = next((a for a in ["cluster", "trace"] if a in AXES and ok[a].nunique() <= 4), None)
+panels = sorted(ok[panel_axis].unique(), key=str) if panel_axis else [None]
+fig, axs = plt.subplots(1, len(panels), figsize=(7 if len(panels) == 1 else 5 * len(panels), 4), sharey=True,
+                        squeeze=False)
+for ax, value in zip(axs[0], panels):
+    subset = ok if value is None else ok[ok[panel_axis] == value]
+    for policy, runs in subset.groupby("policy", sort=True):
+        jct = pd.concat([load_jobs(r)["turnaround_time"].dropna() for _, r in runs.iterrows()])
+        x = np.sort(jct.to_numpy())
+        ax.plot(x, np.arange(1, len(x) + 1) / len(x), label=f"{{policy}} ({{len(runs)}} runs, {{len(x)}} jobs)")
+    ax.set_xscale("log"); ax.set_xlabel("JCT (s, log scale)"); ax.grid(alpha=0.3); ax.legend(fontsize=7)
+    ax.set_title("JCT CDF per policy" + (f"\n{{panel_axis}}: {{value}}" if value is not None else " (runs pooled)"),
+                 fontsize=9)
+axs[0][0].set_ylabel("fraction of completed jobs")
 save(fig, "jct_cdf")
 '''
 
@@ -71,8 +80,11 @@ JCT_BY_AXIS = r'''
 for axis in AXES or ["policy"]:
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for metric, a in zip(["jct_mean_s", "jct_p99_s"], axes):
-        table = ok.pivot_table(index=axis, columns="policy", values=metric, aggfunc="mean")
-        table.plot(ax=a, marker="o", kind="line" if len(table) > 1 else "bar")
+        if axis == "policy":  # nothing varies but the policy: one bar per policy
+            ok.groupby("policy", sort=True)[metric].mean().plot(ax=a, kind="bar", rot=30)
+        else:
+            table = ok.pivot_table(index=axis, columns="policy", values=metric, aggfunc="mean")
+            table.plot(ax=a, marker="o", kind="line" if len(table) > 1 else "bar")
         a.set_ylabel(metric.replace("_s", " (s)")); a.set_title(f"{{metric}} by {{axis}} (mean over other axes)")
         a.grid(alpha=0.3)
     save(fig, f"jct_by_{{axis}}")
@@ -80,13 +92,16 @@ for axis in AXES or ["policy"]:
 
 TIMELINE = r'''
 def timeline(jobs):
-    """Busy GPUs and queued jobs over time, from each job's first start and finish
-    (a job restarted after preemption is counted as running throughout)."""
-    started = jobs.dropna(subset=["starting_time"])
-    events = [(t, g, 0) for t, g in zip(started.starting_time, started.requested_number_of_resources)]
-    events += [(t, -g, 0) for t, g in zip(started.finish_time.dropna(),
-                                          started.dropna(subset=["finish_time"]).requested_number_of_resources)]
-    events += [(t, 0, 1) for t in jobs.submission_time] + [(t, 0, -1) for t in started.starting_time]
+    """Busy GPUs and queued jobs over time. A job counts as running from its first start to its finish
+    with its mean allocation, gpu_seconds / (finish - first start): its requested GPUs for a rigid job
+    that was never preempted, what it really held on average for elastic and preempted jobs."""
+    started = jobs.dropna(subset=["starting_time", "finish_time"])
+    span = started.finish_time - started.starting_time
+    gpus = np.where(span > 0, started.gpu_seconds / span.where(span > 0, 1), started.requested_number_of_resources)
+    events = [(t, g, 0) for t, g in zip(started.starting_time, gpus)]
+    events += [(t, -g, 0) for t, g in zip(started.finish_time, gpus)]
+    events += [(t, 0, 1) for t in jobs.submission_time]
+    events += [(t, 0, -1) for t in jobs.starting_time.dropna()]
     ev = pd.DataFrame(events, columns=["t", "gpus", "queue"]).groupby("t").sum().sort_index().cumsum()
     return ev.index.to_numpy(), ev.gpus.to_numpy(), ev.queue.to_numpy()
 
@@ -125,27 +140,103 @@ for run in small:
                            (g - 0.4, 0.8), color=colors[k % len(colors)])
     ax.set_xlabel("time (h)"); ax.set_ylabel("GPU id")
     ax.set_title(f"GPU allocation, {{run.policy}} seed {{run.seed}} ({{len(jobs)}} jobs; last allocation of each job)")
-    save(fig, f"gantt_{{run.policy}}_seed{{run.seed}}")
+    save(fig, re.sub(r"[^A-Za-z0-9._-]+", "_", f"gantt_{{run.policy}}_seed{{run.seed}}"))
+'''
+
+LOAD = r'''
+def load_of(options):
+    # The load factor of a trace axis value: its load-scale, else its arrival-scale, else 1.
+    opts = dict(kv.split("=", 1) for kv in str(options).split() if "=" in kv) if isinstance(options, str) else {{}}
+    for key in ["load-scale", "arrival-scale"]:
+        if key in opts:
+            return key, float(opts[key])
+    return None, 1.0
+
+loads = ok.assign(load_key=[load_of(o)[0] for o in ok.trace_options], load=[load_of(o)[1] for o in ok.trace_options])
+keys = set(loads.load_key.dropna())
+if "trace" in AXES and keys and loads.load.nunique() > 1:
+    key = " / ".join(sorted(keys))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for metric, a in zip(["jct_mean_s", "jct_p99_s"], axes):
+        table = loads.pivot_table(index="load", columns="policy", values=metric, aggfunc="mean")
+        table.plot(ax=a, marker="o")
+        a.set_xlabel(f"load ({{key}})"); a.set_ylabel(metric.replace("_s", " (s)")); a.set_yscale("log")
+        a.set_title(f"{{metric}} against load (mean over other axes)"); a.grid(alpha=0.3)
+    save(fig, "jct_vs_load")
+else:
+    print("No load axis: the traces do not differ by a load-scale or arrival-scale option.")
 '''
 
 FAIRNESS = r'''
+def ftf_rho_estimate(jobs, total_gpus):
+    # Themis's finish-time fairness rho = T_shared / T_alone (reference/algorithms.md), from jobs.csv:
+    # T_shared = JCT; T_alone = the job's run time on an equal 1/N share of the cluster, where
+    # N = the mean number of jobs in the system (submitted, not finished) during the job's life and
+    # its run time at the requested size is gpu_seconds / requested GPUs (held GPU time; linear scaling
+    # when the share is smaller than the request). An estimate: interference and elastic speed-ups
+    # are folded into gpu_seconds.
+    done = jobs[(jobs.final_state == "COMPLETED") & (jobs.gpu_seconds > 0)]
+    if done.empty:
+        return pd.Series(dtype=float)
+    t = np.concatenate([done.submission_time.to_numpy(), done.finish_time.to_numpy()])
+    d = np.concatenate([np.ones(len(done)), -np.ones(len(done))])
+    order = np.argsort(t, kind="stable")
+    t, n = t[order], np.cumsum(d[order])          # n[i]: jobs in the system just after event i
+    area = np.concatenate([[0.0], np.cumsum(n[:-1] * np.diff(t))])   # integral of n up to t[i]
+    s, f = done.submission_time.to_numpy(), done.finish_time.to_numpy()
+    life = f - s
+    mean_n = np.where(life > 0, (np.interp(f, t, area) - np.interp(s, t, area)) / np.where(life > 0, life, 1), 1.0)
+    share = total_gpus / np.maximum(mean_n, 1.0)
+    gpus = done.requested_number_of_resources.to_numpy()
+    alone = done.gpu_seconds.to_numpy() / gpus * np.maximum(1.0, gpus / share)
+    return pd.Series(done.turnaround_time.to_numpy() / alone)
+
 jobs0 = load_jobs(ok.iloc[0]) if len(ok) else pd.DataFrame()
-if "ftf_rho" in jobs0.columns:
+if len(ok) and ("ftf_rho" in jobs0.columns or "gpu_seconds" in jobs0.columns):
+    measured = "ftf_rho" in jobs0.columns
     fig, ax = plt.subplots(figsize=(7, 4))
     for policy, runs in ok.groupby("policy", sort=True):
-        x = np.sort(pd.concat([load_jobs(r)["ftf_rho"].dropna() for _, r in runs.iterrows()]).to_numpy())
-        ax.plot(x, np.arange(1, len(x) + 1) / len(x), label=policy)
-    ax.set_xlabel("finish-time fairness rho"); ax.set_ylabel("fraction of jobs"); ax.legend(); ax.grid(alpha=0.3)
+        parts = []
+        for _, r in runs.iterrows():
+            jobs = load_jobs(r)
+            parts.append(jobs["ftf_rho"].dropna() if measured else ftf_rho_estimate(jobs, load_summary(r)["run"]["total_gpus"]))
+        x = np.sort(pd.concat(parts).to_numpy())
+        if len(x):
+            ax.plot(x, np.arange(1, len(x) + 1) / len(x),
+                    label=f"{{policy}} (median {{np.median(x):.2f}}, p99 {{np.percentile(x, 99):.1f}}, max {{x[-1]:.1f}})")
+    ax.axvline(1.0, color="grey", lw=0.8, ls="--")
+    ax.set_xscale("log"); ax.set_xlabel("finish-time fairness rho (log scale; <= 1 is fair)")
+    ax.set_ylabel("fraction of completed jobs"); ax.legend(fontsize=8); ax.grid(alpha=0.3)
+    ax.set_title("Finish-time fairness rho CDF" + ("" if measured else " (estimated from jobs.csv, see text)"))
     save(fig, "ftf_rho_cdf")
 else:
-    print("No finish-time-fairness plot: rho = JCT / JCT with a 1/N share of the cluster needs each job's "
-          "isolated-share running time, which jobs.csv does not record (no 'ftf_rho' column).")
-extra = [c for c in ["cost", "energy_j", "consumed_energy"] if c in jobs0.columns]
-print("Cost/energy columns: " + (", ".join(extra) if extra else "none in jobs.csv, so no cost or energy plot."))
+    print("No finish-time-fairness plot: jobs.csv has neither 'ftf_rho' nor 'gpu_seconds'.")
+'''
+
+COST = r'''
+def cost_energy(run):
+    s = load_summary(run)
+    return (s.get("cost_usd") or {{}}).get("total"), (s.get("energy_j") or {{}}).get("total")
+
+rows = [(r.policy, r[AXES[0]] if AXES else "all runs", *cost_energy(r)) for _, r in ok.iterrows()]
+ce = pd.DataFrame(rows, columns=["policy", "axis", "cost_usd", "energy_kwh"])
+ce["energy_kwh"] = ce.energy_kwh / 3.6e6
+if ce[["cost_usd", "energy_kwh"]].notna().any().any() and (ce[["cost_usd", "energy_kwh"]].fillna(0) > 0).any().any():
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for metric, label, a in zip(["cost_usd", "energy_kwh"], ["GPU cost ($)", "GPU energy (kWh)"], axes):
+        table = ce.pivot_table(index="axis", columns="policy", values=metric, aggfunc="mean")
+        table.plot(ax=a, kind="bar", rot=0 if len(table) < 4 else 30)
+        a.set_xlabel(AXES[0] if AXES else ""); a.set_ylabel(label); a.grid(alpha=0.3, axis="y")
+        a.set_title(f"{{label}} per run (summary.json; mean over other axes)", fontsize=9)
+        a.legend(fontsize=7)
+    save(fig, "cost_energy")
+    display(ce.groupby("policy")[["cost_usd", "energy_kwh"]].mean())
+else:
+    print("No cost or energy plot: summary.json has no cost_usd / energy_j totals above 0.")
 '''
 
 
-def build(results_rel):
+def build(results_rel, any_ok):
     nb = nbformat.v4.new_notebook()
     md = nbformat.v4.new_markdown_cell
     code = nbformat.v4.new_code_cell
@@ -154,11 +245,26 @@ def build(results_rel):
            "(docs/EXPERIMENTS.md, docs/OUTPUTS.md)."),
         code(SETUP.format(results=results_rel)),
         md("## Results table\nOne row per run; failed runs keep their error."), code(TABLE),
+    ]
+    if not any_ok:  # every plot below reads the jobs.csv of ok runs
+        nb.cells.append(md("No run has status `ok`, so there is nothing to plot; see the `error` column."))
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        return nb
+    nb.cells += [
         md("## JCT CDF per policy"), code(JCT_CDF.format()),
         md("## Mean and p99 JCT against each varying axis"), code(JCT_BY_AXIS.format()),
         md("## GPU utilisation and queue length over time"), code(TIMELINE.format()),
+        md("## Mean and p99 JCT against load\nWhen the traces differ by their `load-scale` (or `arrival-scale`) "
+           "option, the factor is the x axis."), code(LOAD.format()),
         md("## Gantt chart of GPU allocation (runs with at most 200 jobs)"), code(GANTT.format()),
-        md("## Finish-time fairness, cost and energy"), code(FAIRNESS.format()),
+        md("## Finish-time fairness\nρ = T_shared / T_alone (Themis): the JCT over the run time the job would "
+           "have on an equal 1/N share of the cluster, N = mean number of jobs in the system during its life. "
+           "When jobs.csv has no `ftf_rho` column, T_alone is estimated from the job's `gpu_seconds` "
+           "(its run time at the requested size = gpu_seconds / requested GPUs, scaled linearly when the share "
+           "is smaller than the request). ρ ≤ 1 means the job did at least as well as on its fair share."),
+        code(FAIRNESS.format()),
+        md("## Cost and energy\nTotals of each run's summary.json (`cost_usd.total`, `energy_j.total` = busy + "
+           "idle GPU energy)."), code(COST.format()),
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     return nb
@@ -175,7 +281,9 @@ def main():
         sys.stderr.write(f"make_report.py: {results}: no results.csv\n")
         return MISSING_EXIT
     os.makedirs(out, exist_ok=True)
-    nb = build(os.path.relpath(results, out))
+    with open(os.path.join(results, "results.csv"), newline="", encoding="utf-8") as f:
+        any_ok = any(row.get("status") == "ok" for row in csv.DictReader(f))
+    nb = build(os.path.relpath(results, out), any_ok)
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # quiets ipykernel debugger noise
     try:
         ExecutePreprocessor(timeout=600, kernel_name="python3").preprocess(nb, {"metadata": {"path": out}})

@@ -2,6 +2,7 @@
 
 #include "vnsim/core/consolidated_placement.hpp"
 #include "vnsim/core/layout_perf.hpp"
+#include "vnsim/core/parameter_server_job.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::sim {
@@ -16,6 +17,13 @@ const std::optional<std::vector<GpuId>>& AloneEstimator::placement(int count, Gp
 }
 
 double AloneEstimator::estimate_s(const JobSpec& job, GpuTypeMask allowed) {
+  // Not cached: the servers, mode and stragglers are not part of the shape.
+  if (is_parameter_server_job(job)) {
+    const auto& gpus = placement(job.gpus, allowed);
+    if (!gpus) return -1;
+    return static_cast<double>(job.iterations) *
+           parameter_server_iteration_s(topology_, gpus_, models_.at(job.model), job, *gpus);
+  }
   ShapeKey key{job.model,        job.gpus, allowed, job.effective_virtual_nodes(),
                job.global_batch, job.tp,   job.pp,  job.micro_batch_size};
   auto it = iteration_s_.find(key);

@@ -31,6 +31,7 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       view_(in.cluster, in.topology),
       estimator_(in.topology, in.gpu_catalog, in.models),
       state_(in.jobs.size()),
+      family_(interference_families(in.jobs)),
       arrival_order_(in.jobs.size()) {
   for (std::size_t i = 0; i < in.jobs.size(); ++i)
     if (!std::isfinite(in.jobs[i].submit_s))
@@ -87,6 +88,7 @@ std::optional<double> ReplayController::next_wake_s() const {
 }
 
 void ReplayController::step(double now) {
+  release_quiescent_jobs();
   process_completions(now);
   process_node_events(now);
   process_arrivals(now);
@@ -96,16 +98,35 @@ void ReplayController::step(double now) {
   guard_against_idle_deadlock(now);
 }
 
+// Ended and stopped jobs are kept until no comm of theirs is in flight
+// (simgrid.md §8.2), then dropped so their actors' stacks are unmapped.
+void ReplayController::release_quiescent_jobs() {
+  std::erase_if(stopped_rings_, [](const auto& r) { return release_ring_if_quiescent(*r); });
+  std::erase_if(stopped_flows_, [](const auto& f) { return f->release_if_quiescent(); });
+}
+
 void ReplayController::process_completions(double now) {
   std::vector<AnalyticEnd> ends;
-  while (!analytic_ends_.empty() && analytic_ends_.top().time_s <= now) {
-    ends.push_back(analytic_ends_.top());
-    analytic_ends_.pop();
-  }
   for (const auto& f : channel_->finished) ends.push_back(AnalyticEnd{now, f.job, f.epoch});
   channel_->finished.clear();
-  if (ends.empty()) return;
-  std::sort(ends.begin(), ends.end(), [](const AnalyticEnd& a, const AnalyticEnd& b) { return b > a; });
+  bool any = false;
+  // A completion that speeds up a GPU co-tenant may move the co-tenant's end
+  // to this instant or before: hence the loop until no end is due.
+  while (true) {
+    while (!analytic_ends_.empty() && analytic_ends_.top().time_s <= now) {
+      ends.push_back(analytic_ends_.top());
+      analytic_ends_.pop();
+    }
+    if (ends.empty()) break;
+    any = true;
+    std::sort(ends.begin(), ends.end(), [](const AnalyticEnd& a, const AnalyticEnd& b) { return b > a; });
+    process_ends(ends);
+    ends.clear();
+  }
+  if (any) std::erase_if(running_, [&](const RunningJob& r) { return state_[r.index].phase == Phase::Done; });
+}
+
+void ReplayController::process_ends(const std::vector<AnalyticEnd>& ends) {
   for (const AnalyticEnd& e : ends) {
     const JobState& s = state_[e.job];
     // A run stopped by a preemption leaves a stale end behind: skip it.
@@ -117,17 +138,18 @@ void ReplayController::process_completions(double now) {
     if (s.phase != Phase::Running) throw std::logic_error("job " + std::to_string(e.job) + " ended twice");
     finish_job(e.job, e.time_s);
   }
-  std::erase_if(running_, [&](const RunningJob& r) { return state_[r.index].phase == Phase::Done; });
 }
 
 void ReplayController::finish_job(JobIndex job, double now) {
   JobState& s = state_[job];
   view_.release(s.placement.gpus, job);
   recorder_.completed(job, now, s.placement.gpus);
+  rescale_tenants(s.placement.gpus, job, now);  // the co-tenants it leaves speed up
   s.phase = Phase::Done;
   s.iterations_done = in_.jobs[job].iterations;
   ++s.epoch;  // a ring's report racing a preemption-turned-completion is stale
-  s.ring.reset();
+  if (s.ring) stopped_rings_.push_back(std::move(s.ring));  // released once quiescent
+  if (s.flow) stopped_flows_.push_back(std::move(s.flow));
   last_event_s_ = std::max(last_event_s_, now);
 }
 

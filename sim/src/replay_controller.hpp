@@ -18,10 +18,12 @@
 #include <optional>
 #include <queue>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "alone_estimate.hpp"
 #include "completion_channel.hpp"
+#include "flow_job.hpp"
 #include "platform.hpp"
 #include "replay_recorder.hpp"
 #include "ring_job.hpp"
@@ -38,6 +40,9 @@ struct ReplayInputs {
   Policy& policy;
   const ReplayOptions& options;
 };
+
+// The interference family of each job's model (replay_sharing.cpp).
+std::vector<std::string> interference_families(const std::vector<JobSpec>& jobs);
 
 class ReplayController {
  public:
@@ -70,7 +75,17 @@ class ReplayController {
     bool restore_pending = false;   // stopped with checkpoints on: its next start restores
     double iteration_s = 0;         // idle-network iteration time in this placement
     int epoch = 0;                  // launches so far; tells stale completions apart
+    // GPU sharing (replay_sharing.cpp): the share of each GPU held, and the
+    // speed next to its co-tenants (1 = alone). An analytic job's progress,
+    // in alone-seconds, is progress_s at rate_since_s plus rate x the time
+    // since; its end moves whenever a co-tenant comes or goes.
+    int gpu_milli = kGpuMilli;
+    double rate = 1;
+    double progress_s = 0;
+    double rate_since_s = 0;
+    bool slowed_this_run = false;  // ran below rate 1 at some point of this run
     std::shared_ptr<RingState> ring;
+    std::shared_ptr<FlowJob> flow;  // a parameter-server or layout job's actors (replay_flow_jobs.cpp)
   };
   struct AnalyticEnd {
     double time_s;
@@ -83,7 +98,9 @@ class ReplayController {
 
   // One wake at `now`, in the documented order.
   void step(double now);
+  void release_quiescent_jobs();
   void process_completions(double now);
+  void process_ends(const std::vector<AnalyticEnd>& ends);  // sorted by time, then job
   void process_arrivals(double now);
   void run_policy(double now);
   void guard_against_idle_deadlock(double now);
@@ -127,6 +144,15 @@ class ReplayController {
   void finish_job(JobIndex job, double now);
   void requeue(JobIndex job);
   void launch_ring(JobIndex job, const Placement& placement);
+  void launch_flow_job(JobIndex job);  // replay_flow_jobs.cpp
+  // GPU sharing (replay_sharing.cpp).
+  void check_share(const StartJob& d, const std::vector<GpuId>& gpus) const;
+  double gpu_rate(JobIndex job, GpuId g) const;
+  double sharing_rate(JobIndex job) const;
+  void start_at_rate(JobIndex job, double now);
+  void update_rate(JobIndex job, double now);
+  void rescale_tenants(const std::vector<GpuId>& gpus, JobIndex except, double now);
+  double analytic_progress_s(const JobState& s, double now) const;
   void refresh_running(double now);
   JobState& queued_job(JobIndex job, const char* action);
 
@@ -136,6 +162,7 @@ class ReplayController {
   ClusterView view_;
   AloneEstimator estimator_;
   std::vector<JobState> state_;
+  std::vector<std::string> family_;  // interference family of each job's model
   std::vector<JobIndex> arrival_order_;
   std::vector<std::size_t> arrival_rank_;  // position of each job in arrival_order_
   std::size_t next_arrival_ = 0;
@@ -143,9 +170,10 @@ class ReplayController {
   std::vector<RunningJob> running_;  // start order
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
   std::shared_ptr<CompletionChannel> channel_;
-  // Stopped ring jobs: kept to the end so no in-flight comm loses its last
-  // reference (simgrid.md §8.2).
+  // Stopped and ended ring jobs: kept until quiescent so no in-flight comm
+  // loses its last reference (simgrid.md §8.2).
   std::vector<std::shared_ptr<RingState>> stopped_rings_;
+  std::vector<std::shared_ptr<FlowJob>> stopped_flows_;  // likewise
   std::priority_queue<PendingNodeEvent, std::vector<PendingNodeEvent>, std::greater<>> node_events_;
   std::vector<double> down_until_;  // per node; -1 while up
   std::vector<double> down_since_;

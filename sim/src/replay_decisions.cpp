@@ -12,6 +12,7 @@
 #include "vnsim/core/feasibility.hpp"
 #include "vnsim/core/hetero_placement.hpp"
 #include "vnsim/core/layout_perf.hpp"
+#include "vnsim/core/parameter_server_job.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::sim {
@@ -110,8 +111,10 @@ void ReplayController::start_job(const StartJob& d, double now) {
   // accumulation steps); for any other job this is its V.
   s.virtual_nodes = 0;
   for (int n : placement.vn_per_gpu) s.virtual_nodes += n;
-  view_.allocate(placement.gpus, d.job);  // throws on over-commitment
-  recorder_.started(d.job, now, placement.gpus);
+  check_share(d, placement.gpus);
+  s.gpu_milli = d.gpu_milli > 0 ? static_cast<int>(d.gpu_milli) : kGpuMilli;
+  view_.allocate(placement.gpus, d.job, s.gpu_milli);  // throws on over-commitment
+  recorder_.started(d.job, now, placement.gpus, s.gpu_milli);
   s.placement = placement;
   s.held_since_s = now;
   running_.push_back(RunningJob{d.job, &spec, std::move(placement), now, s.attained_gpu_s, -1});
@@ -124,6 +127,7 @@ void ReplayController::start_job(const StartJob& d, double now) {
     begin_run(d.job, now);
   }
   running_.back().estimated_remaining_s = s.estimated_total_s;
+  rescale_tenants(s.placement.gpus, d.job, now);  // a new co-tenant slows the others
 }
 
 // Progress starts on the job's current placement.
@@ -133,15 +137,21 @@ void ReplayController::begin_run(JobIndex job, double now) {
   s.run_start_s = now;
   s.setup_end_s = -1;
   s.phase = Phase::Running;
-  // A DP x TP x PP job runs at its idle-network layout time: its traffic is
-  // not simulated on the network yet (docs/NETWORK.md, "Parallel layouts").
-  if (uses_layout(in_.jobs[job]) || on_one_node(in_.cluster, s.placement.gpus)) {
-    // Its links carry only its own traffic, so the analytic time is exact.
-    s.analytic_end_s = now + s.estimated_total_s;
+  start_at_rate(job, now);
+  if (on_one_node(in_.cluster, s.placement.gpus)) {
+    // Its links carry only its own traffic, so the analytic time is exact
+    // (at its co-tenants' speed when it shares GPUs).
+    s.analytic_end_s = now + s.estimated_total_s / s.rate;
     analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
   } else {
     s.analytic_end_s = -1;
-    launch_ring(job, s.placement);
+    // DP x TP x PP and parameter-server jobs put their inter-node traffic on
+    // the network too (docs/NETWORK.md).
+    if (uses_layout(in_.jobs[job]) || is_parameter_server_job(in_.jobs[job])) {
+      launch_flow_job(job);
+    } else {
+      launch_ring(job, s.placement);
+    }
   }
 }
 
@@ -152,6 +162,12 @@ void ReplayController::estimate_run(JobIndex job) {
   const JobSpec& spec = in_.jobs[job];
   if (uses_layout(spec)) {
     s.iteration_s = layout_iteration_s(in_.topology, in_.gpu_catalog, spec, s.placement.gpus);
+    s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * s.iteration_s;
+    return;
+  }
+  if (is_parameter_server_job(spec)) {
+    s.iteration_s = parameter_server_iteration_s(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
+                                                 spec, s.placement.gpus);
     s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * s.iteration_s;
     return;
   }
@@ -217,6 +233,7 @@ void ReplayController::launch_ring(JobIndex job, const Placement& placement) {
     const double seconds = placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
     ring.ranks.push_back(host);
     ring.flops_per_iteration.push_back(seconds * host->get_speed());
+    ring.compute_rate.push_back(gpu_rate(job, placement.gpus[r]));
   }
   state_[job].ring = launch_ring_job(std::move(ring), channel_);
 }

@@ -77,8 +77,23 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
     }
     stop_ring_job(*s.ring);
     stopped_rings_.push_back(std::move(s.ring));
+  } else if (s.flow) {
+    if (progressing) {
+      const long long all = s.flow->iterations_done(now);
+      done_now = !checkpointed ? all
+                 : elapsed > 0
+                     ? static_cast<long long>(std::floor(static_cast<double>(all) * kept_s / elapsed))
+                     : 0;
+    }
+    s.flow->stop();
+    stopped_flows_.push_back(std::move(s.flow));
   } else if (progressing && s.iteration_s > 0) {
-    done_now = static_cast<long long>(std::floor(kept_s / s.iteration_s));
+    // A run slowed by GPU co-tenants progressed less than its elapsed time;
+    // an unshared run keeps the exact elapsed-time arithmetic.
+    const double work_s = !s.slowed_this_run ? kept_s
+                          : elapsed > 0      ? analytic_progress_s(s, now) * kept_s / elapsed
+                                             : 0.0;
+    done_now = static_cast<long long>(std::floor(work_s / s.iteration_s));
   }
   if (checkpointed && elapsed > kept_s) recorder_.lost_work(job, elapsed - kept_s);
   s.iterations_done = std::min<long long>(spec.iterations, s.iterations_done + std::max(0LL, done_now));
@@ -102,6 +117,7 @@ void ReplayController::stop_and_requeue(JobIndex job, double now) {
   s.attained_gpu_s += static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
   view_.release(s.placement.gpus, job);
   recorder_.preempted(job, now, s.placement.gpus);
+  rescale_tenants(s.placement.gpus, job, now);
   if (in_.options.checkpoint_interval_s > 0) s.restore_pending = true;
   s.phase = Phase::Queued;
   requeue(job);
@@ -154,8 +170,10 @@ void ReplayController::resize_job(const ResizeJob& d, double now) {
   }
   if (new_batch) change_batch(d.job, batch, vn_total);
   view_.release(minus(old_gpus, placement.gpus), d.job);
-  view_.allocate(joining, d.job);  // throws on over-commitment
+  view_.allocate(joining, d.job, s.gpu_milli);  // throws on over-commitment
   recorder_.resized(d.job, now, old_gpus, placement.gpus);
+  rescale_tenants(old_gpus, d.job, now);
+  rescale_tenants(joining, d.job, now);
   s.attained_gpu_s += static_cast<double>(old_gpus.size()) * (now - s.held_since_s);
   s.held_since_s = now;
   s.global_batch = batch;

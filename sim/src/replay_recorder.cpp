@@ -8,6 +8,7 @@ namespace vnsim::sim {
 ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs,
                                std::function<void(std::size_t, std::size_t)> progress)
     : held_since_(jobs.size(), -1),
+      held_milli_(jobs.size(), kGpuMilli),
       progress_step_(std::max<std::size_t>(1, jobs.size() / 100)),
       progress_(std::move(progress)) {
   result_.jobs.reserve(jobs.size());
@@ -22,19 +23,22 @@ ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs,
   }
 }
 
-void ReplayRecorder::started(JobIndex job, double now_s, const std::vector<GpuId>& gpus) {
+void ReplayRecorder::started(JobIndex job, double now_s, const std::vector<GpuId>& gpus, int milli) {
   JobRecord& rec = result_.jobs.at(job);
   if (rec.start_s < 0) rec.start_s = now_s;
   rec.gpus = gpus;
   std::sort(rec.gpus.begin(), rec.gpus.end());
   held_since_[job] = now_s;
-  result_.allocations.push_back(AllocationEvent{now_s, job, true, gpus});
+  held_milli_[job] = milli;
+  result_.allocations.push_back(AllocationEvent{now_s, job, true, gpus, milli});
 }
 
 // Closes the job's current holding of `gpus`: attained service, energy, cost.
 void ReplayRecorder::hold_ended(JobIndex job, const std::vector<GpuId>& gpus, double now_s) {
   JobRecord& rec = result_.jobs.at(job);
-  const double held = now_s - held_since_[job];
+  double held = now_s - held_since_[job];
+  // A shared GPU's time is split by share (exclusive holds stay bit-exact).
+  if (held_milli_[job] != kGpuMilli) held *= static_cast<double>(held_milli_[job]) / kGpuMilli;
   rec.gpu_seconds += static_cast<double>(gpus.size()) * held;
   held_since_[job] = -1;
   if (rates_.empty()) return;
@@ -56,7 +60,7 @@ void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<Gpu
   rec.finish_s = now_s;
   rec.state = FinalState::Completed;
   rec.reason.clear();
-  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus});
+  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus, held_milli_[job]});
   count_done();
 }
 
@@ -65,7 +69,7 @@ void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<Gpu
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " preempted without holding GPUs");
   hold_ended(job, gpus, now_s);
   ++rec.restarts;
-  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus});
+  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus, held_milli_[job]});
 }
 
 void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId>& old_gpus,
@@ -74,11 +78,11 @@ void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " resized without holding GPUs");
   hold_ended(job, old_gpus, now_s);
   ++rec.restarts;
-  result_.allocations.push_back(AllocationEvent{now_s, job, false, old_gpus});
+  result_.allocations.push_back(AllocationEvent{now_s, job, false, old_gpus, held_milli_[job]});
   rec.gpus = new_gpus;
   std::sort(rec.gpus.begin(), rec.gpus.end());
   held_since_[job] = now_s;
-  result_.allocations.push_back(AllocationEvent{now_s, job, true, new_gpus});
+  result_.allocations.push_back(AllocationEvent{now_s, job, true, new_gpus, held_milli_[job]});
 }
 
 void ReplayRecorder::lost_work(JobIndex job, double seconds) {

@@ -16,7 +16,9 @@ class ReplayRecorder {
  public:
   ReplayRecorder(const std::vector<JobSpec>& jobs, std::function<void(std::size_t, std::size_t)> progress);
 
-  void started(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
+  // `milli`: the share of each GPU the job holds (kGpuMilli = whole GPUs);
+  // its GPU-seconds, energy and cost count that share only.
+  void started(JobIndex job, double now_s, const std::vector<GpuId>& gpus, int milli = kGpuMilli);
   void completed(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
   void rejected(JobIndex job, double now_s, const std::string& reason);
   // The job gave its GPUs back and went back to the queue (one restart).
@@ -60,6 +62,7 @@ class ReplayRecorder {
 
   ReplayResult result_;
   std::vector<double> held_since_;  // start of the current allocation, -1 when none
+  std::vector<int> held_milli_;     // share of each GPU in the current allocation
   std::size_t done_ = 0;
   std::size_t progress_step_ = 1;
   std::function<void(std::size_t, std::size_t)> progress_;

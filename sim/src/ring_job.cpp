@@ -12,6 +12,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "flow_job.hpp"
+#include "link_registry.hpp"
+
 namespace sg4 = simgrid::s4u;
 
 namespace vnsim::sim {
@@ -36,54 +39,14 @@ struct RingState {
   bool stopped = false;
   // Adaptive macro-iterations: the k of each macro-iteration, decided by the
   // first rank to reach it so that every rank sends the same sequence of
-  // comms; each rank's current k; the links the ring's hops cross; whether
-  // another live ring crosses one of them.
+  // comms; each rank's current k; the links the ring's hops cross and
+  // whether another live job crosses one of them (link_registry.hpp).
   std::vector<long long> k_of_macro;
   std::vector<long long> current_k;
-  std::vector<const sg4::Link*> links;  // sorted, unique
-  bool contended = false;
-  bool registered = false;
+  LinkUser net;
 };
 
 namespace {
-
-// Rings that are running, for the contention flags of adaptive
-// macro-iterations. One SimGrid engine per process, so one list per process.
-std::vector<RingState*>& live_rings() {
-  static std::vector<RingState*> rings;
-  return rings;
-}
-
-bool share_a_link(const RingState& a, const RingState& b) {
-  auto i = a.links.begin();
-  auto j = b.links.begin();
-  while (i != a.links.end() && j != b.links.end()) {
-    if (*i == *j) return true;
-    if (*i < *j) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return false;
-}
-
-// Called when a ring starts or stops: few rings run at once, so the
-// quadratic pass is cheap next to the simulation itself.
-void update_contention() {
-  auto& rings = live_rings();
-  for (RingState* r : rings) r->contended = false;
-  for (std::size_t a = 0; a < rings.size(); ++a)
-    for (std::size_t b = a + 1; b < rings.size(); ++b)
-      if (share_a_link(*rings[a], *rings[b])) rings[a]->contended = rings[b]->contended = true;
-}
-
-void unregister(RingState& state) {
-  if (!state.registered) return;
-  state.registered = false;
-  std::erase(live_rings(), &state);
-  update_contention();
-}
 
 std::vector<const sg4::Link*> ring_links(const std::vector<sg4::Host*>& ranks) {
   std::vector<const sg4::Link*> out;
@@ -103,7 +66,8 @@ std::vector<const sg4::Link*> ring_links(const std::vector<sg4::Host*>& ranks) {
 long long macro_size(RingState& state, std::size_t index, long long done) {
   if (index == state.k_of_macro.size()) {
     const RingJob& job = state.job;
-    const long long k = job.per_iteration_when_contended && state.contended ? 1 : job.iterations_per_macro;
+    const long long k =
+        job.per_iteration_when_contended && state.net.contended ? 1 : job.iterations_per_macro;
     state.k_of_macro.push_back(std::min(k, job.iterations - done));
   }
   return state.k_of_macro[index];
@@ -139,7 +103,7 @@ void run_iterations(const std::shared_ptr<RingState>& state, std::size_t rank, s
     const auto kd = static_cast<double>(k);
     // The overlappable tail of the compute runs as an activity beside the
     // ring traffic, so the macro-iteration lasts (1-f)*C + max(f*C, A).
-    const double flops = kd * job.flops_per_iteration[rank];
+    const double flops = kd * job.flops_per_iteration[rank] / job.compute_rate[rank];
     const double overlapped_flops = job.overlap_fraction * flops;
     sg4::this_actor::execute(flops - overlapped_flops);
     if (overlapped_flops > 0) state->execs[rank] = sg4::this_actor::exec_async(overlapped_flops);
@@ -173,7 +137,7 @@ void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
   }
   state->rank_finished[rank] = 1;
   if (--state->ranks_running == 0 && !state->stopped) {
-    unregister(*state);
+    unregister_link_user(state->net);
     state->channel->report(job.job, job.epoch);
   }
 }
@@ -209,11 +173,11 @@ std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<Completi
   state->sends.resize(n);
   state->execs.resize(n);
   state->current_k.assign(n, 1);
-  state->links = ring_links(job.ranks);
+  state->net.links = ring_links(job.ranks);
+  if (job.compute_rate.empty()) job.compute_rate.assign(n, 1.0);
+  if (job.compute_rate.size() != n) throw std::logic_error("ring job: one compute rate per rank needed");
   state->job = std::move(job);
-  state->registered = true;
-  live_rings().push_back(state.get());
-  update_contention();
+  register_link_user(state->net);
   for (std::size_t r = 0; r < n; ++r)
     state->actors.push_back(sg4::Actor::create(prefix + std::to_string(r), state->job.ranks[r], [state, r] {
                               run_rank(state, r);
@@ -232,9 +196,24 @@ long long ring_iterations_done(const RingState& state, double now_s, double iter
   return whole + std::min(partial, in_flight - 1);
 }
 
+void set_ring_rank_rate(RingState& state, std::size_t rank, double rate) {
+  if (!(rate > 0)) throw std::logic_error("ring job: compute rate must be > 0");
+  state.job.compute_rate.at(rank) = rate;
+}
+
+bool release_ring_if_quiescent(RingState& state) {
+  for (const auto& c : state.sends)
+    if (c && !activity_is_over(*c)) return false;
+  for (const auto& e : state.execs)
+    if (e && !activity_is_over(*e)) return false;
+  state.sends.clear();
+  state.execs.clear();
+  return true;
+}
+
 void stop_ring_job(RingState& state) {
   state.stopped = true;
-  unregister(state);
+  unregister_link_user(state.net);
   for (std::size_t r = 0; r < state.actors.size(); ++r)
     if (!state.rank_finished[r]) state.actors[r]->kill();
 }

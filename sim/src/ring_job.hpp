@@ -17,7 +17,10 @@ struct RingJob {
   int epoch = 0;  // part of mailbox names, so a relaunch never matches stale messages
   std::vector<simgrid::s4u::Host*> ranks;   // ring order
   std::vector<double> flops_per_iteration;  // per rank
-  double gradient_bytes = 0;                // all-reduced per iteration
+  // Per rank: compute speed next to the GPU's co-tenants (GPU sharing,
+  // 1 = alone); empty = all 1. Changed while running by set_ring_rank_rate.
+  std::vector<double> compute_rate;
+  double gradient_bytes = 0;  // all-reduced per iteration
   // Last fraction of each iteration's compute that runs while the gradient
   // ring is in flight (ModelParams::overlap_fraction; perf_model.hpp).
   double overlap_fraction = 0;
@@ -51,8 +54,18 @@ std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<Completi
 // progress; the credit is an estimate (contention makes iterations slower).
 long long ring_iterations_done(const RingState& state, double now_s, double iteration_s);
 
+// GPU sharing: rank `rank` computes at `rate` of its alone speed from its
+// next macro-iteration on (the one in flight keeps its duration).
+void set_ring_rank_rate(RingState& state, std::size_t rank, double rate);
+
 // Preemption: kills the rank actors still running; nothing is reported on
 // the channel.
 void stop_ring_job(RingState& state);
+
+// After stop_ring_job or the ring's end: true once none of its comms and
+// computations is in flight; they are then released (which cuts the
+// state -> comm -> actor -> state cycle, see flow_job.hpp) and the state may be
+// dropped.
+bool release_ring_if_quiescent(RingState& state);
 
 }  // namespace vnsim::sim

@@ -22,9 +22,14 @@ struct Case {
   double analytic_s;
 };
 
+// 4 racks x 16 nodes x 8 GPUs = 512 GPUs, same links.
+const Cluster& cluster512() {
+  static const Cluster c(testing::small_spec(4, 16, 8, 1.0));
+  return c;
+}
+
 void expect_sim_matches_analytic(CollectiveOp op, CollectiveAlgo algo, const std::vector<int>& gpu_counts,
-                                 const std::vector<double>& sizes) {
-  const Cluster& c = cluster64();
+                                 const std::vector<double>& sizes, const Cluster& c = cluster64()) {
   const Topology topo(c);
   std::vector<std::vector<CollectiveSchedule>> batches;
   std::vector<double> analytic;
@@ -72,6 +77,9 @@ TEST(CollectiveAccuracy, Reduce) {
 TEST(CollectiveAccuracy, AllToAll) {
   expect_sim_matches_analytic(CollectiveOp::AllToAll, CollectiveAlgo::Ring, kCounts, kSizes);
 }
+TEST(CollectiveAccuracy, PushPull) {
+  expect_sim_matches_analytic(CollectiveOp::PushPull, CollectiveAlgo::Ring, kCounts, kSizes);
+}
 TEST(CollectiveAccuracy, SendRecv) {
   expect_sim_matches_analytic(CollectiveOp::SendRecv, CollectiveAlgo::Ring, kCounts, kSizes);
 }
@@ -91,6 +99,37 @@ TEST(CollectiveAccuracy, RingAllReduceMatchesTextbookFormula) {
   const double cross_rack = 2 * 63 * (5e-6 + s / 64 / 12.5e9);
   EXPECT_NEAR(simulated[0][0] / in_node, 1.0, 0.02);
   EXPECT_NEAR(simulated[1][0] / cross_rack, 1.0, 0.02);
+}
+
+// Every other collective at 512 GPUs, one ctest entry each (each under 20 s):
+// a size where latency, then one where bandwidth dominates.
+const std::vector<double> k512Sizes = {65536, 256e6};
+TEST(CollectiveAccuracy, TreeAllReduceAt512Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::AllReduce, CollectiveAlgo::Tree, {512}, k512Sizes, cluster512());
+}
+TEST(CollectiveAccuracy, AllGatherAt512Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::AllGather, CollectiveAlgo::Ring, {512}, k512Sizes, cluster512());
+}
+TEST(CollectiveAccuracy, ReduceScatterAt512Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::ReduceScatter, CollectiveAlgo::Ring, {512}, k512Sizes,
+                              cluster512());
+}
+TEST(CollectiveAccuracy, BroadcastAt512Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::Broadcast, CollectiveAlgo::Ring, {512}, k512Sizes, cluster512());
+}
+TEST(CollectiveAccuracy, ReduceAt512Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::Reduce, CollectiveAlgo::Ring, {512}, k512Sizes, cluster512());
+}
+// All-to-all is n(n-1) concurrent flows: 512 GPUs took 170 s (2-core dev
+// machine), so its largest ctest size is 256 (about 14 s).
+TEST(CollectiveAccuracy, AllToAllAt256Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::AllToAll, CollectiveAlgo::Ring, {256}, {256e6}, cluster512());
+}
+TEST(CollectiveAccuracy, PushPullAt512Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::PushPull, CollectiveAlgo::Ring, {512}, k512Sizes, cluster512());
+}
+TEST(CollectiveAccuracy, SendRecvAt512Gpus) {
+  expect_sim_matches_analytic(CollectiveOp::SendRecv, CollectiveAlgo::Ring, {512}, k512Sizes, cluster512());
 }
 
 // 512 GPUs (4 racks x 16 nodes x 8): ring and hierarchical all-reduce.

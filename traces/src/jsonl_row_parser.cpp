@@ -15,10 +15,28 @@ namespace {
 using nlohmann::json;
 
 const std::set<std::string, std::less<>>& known_fields() {
-  static const std::set<std::string, std::less<>> fields = {
-      "id",           "submit_s",   "model",    "gpus",   "virtual_nodes",
-      "global_batch", "iterations", "gpu_type", "status", "trace_duration_s",
-      "vc",           "user",       "tp",       "pp",     "micro_batch_size"};
+  static const std::set<std::string, std::less<>> fields = {"id",
+                                                            "submit_s",
+                                                            "model",
+                                                            "gpus",
+                                                            "virtual_nodes",
+                                                            "global_batch",
+                                                            "iterations",
+                                                            "gpu_type",
+                                                            "status",
+                                                            "trace_duration_s",
+                                                            "vc",
+                                                            "user",
+                                                            "tp",
+                                                            "pp",
+                                                            "micro_batch_size",
+                                                            "gpu_milli",
+                                                            "ps_servers",
+                                                            "ps_mode",
+                                                            "straggler_probability",
+                                                            "straggler_min_slowdown",
+                                                            "straggler_max_slowdown",
+                                                            "straggler_seed"};
   return fields;
 }
 
@@ -42,6 +60,33 @@ std::int64_t integer_field(const json& v, const std::string& key, std::int64_t m
   if (x < min) throw RowError{"field '" + key + "' must be >= " + std::to_string(min)};
   if (x > max) throw RowError{"field '" + key + "' is too large"};
   return x;
+}
+
+// Ranges that do not depend on the cluster are row errors; whether the job
+// has a worker left is checked at submission (ps_servers < gpus).
+void parse_parameter_server_fields(const json& obj, ParameterServerSpec& ps) {
+  constexpr auto kIntMax = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  if (obj.contains("ps_servers"))
+    ps.servers = static_cast<int>(integer_field(obj.at("ps_servers"), "ps_servers", 0, kIntMax));
+  if (obj.contains("ps_mode")) {
+    const std::string mode = string_field(obj.at("ps_mode"), "ps_mode");
+    if (mode != "sync" && mode != "async")
+      throw RowError{"field 'ps_mode' must be \"sync\" or \"async\", got \"" + mode + "\""};
+    ps.async = mode == "async";
+  }
+  if (obj.contains("straggler_probability")) {
+    ps.straggler_probability = number_field(obj.at("straggler_probability"), "straggler_probability");
+    if (ps.straggler_probability > 1) throw RowError{"field 'straggler_probability' must be in [0, 1]"};
+  }
+  if (obj.contains("straggler_min_slowdown"))
+    ps.straggler_min_slowdown = number_field(obj.at("straggler_min_slowdown"), "straggler_min_slowdown");
+  if (obj.contains("straggler_max_slowdown"))
+    ps.straggler_max_slowdown = number_field(obj.at("straggler_max_slowdown"), "straggler_max_slowdown");
+  if (!(ps.straggler_min_slowdown >= 1 && ps.straggler_max_slowdown >= ps.straggler_min_slowdown))
+    throw RowError{"need 1 <= straggler_min_slowdown <= straggler_max_slowdown"};
+  if (obj.contains("straggler_seed"))
+    ps.straggler_seed = static_cast<std::uint64_t>(integer_field(
+        obj.at("straggler_seed"), "straggler_seed", 0, std::numeric_limits<std::int64_t>::max()));
 }
 
 json parse_object(std::string_view line) {
@@ -73,6 +118,10 @@ JobSpec parse_jsonl_row(std::string_view line, const ModelCatalog& models) {
   if (job.id.empty()) throw RowError{"field 'id' is empty"};
   job.submit_s = number_field(obj.at("submit_s"), "submit_s");
   job.gpus = static_cast<int>(integer_field(obj.at("gpus"), "gpus", 1, kIntMax));
+  // A share above one GPU is a reason the simulator gives (why_infeasible),
+  // like every other request the cluster cannot meet.
+  if (obj.contains("gpu_milli"))
+    job.gpu_milli = static_cast<int>(integer_field(obj.at("gpu_milli"), "gpu_milli", 0, kIntMax));
   if (obj.contains("model")) {
     job.model = string_field(obj.at("model"), "model");
     if (!job.model.empty() && models.find(job.model) == nullptr &&
@@ -106,6 +155,7 @@ JobSpec parse_jsonl_row(std::string_view line, const ModelCatalog& models) {
   if (obj.contains("micro_batch_size"))
     job.micro_batch_size =
         static_cast<int>(integer_field(obj.at("micro_batch_size"), "micro_batch_size", 1, kIntMax));
+  parse_parameter_server_fields(obj, job.ps);
   if (obj.contains("vc")) job.vc = string_field(obj.at("vc"), "vc");
   if (obj.contains("user")) job.user = string_field(obj.at("user"), "user");
   return job;

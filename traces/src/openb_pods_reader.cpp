@@ -66,11 +66,12 @@ class OpenbParser : public LineParser {
     job.id = std::string(trim(f[name_]));
     if (job.id.empty()) throw RowError{"name is empty"};
     const auto num_gpu = integer_in(f[num_gpu_], "num_gpu", 0, std::numeric_limits<int>::max());
-    integer_in(f[gpu_milli_], "gpu_milli", 0, 1000);
+    const auto milli = integer_in(f[gpu_milli_], "gpu_milli", 0, 1000);
     if (num_gpu == 0) throw RowError{"CPU-only pod (num_gpu 0)"};
-    // A GPU-sharing pod (num_gpu 1, gpu_milli < 1000) takes a whole GPU:
-    // JobSpec counts whole GPUs (docs/TRACES.md).
+    // A GPU-sharing pod (gpu_milli < 1000) keeps its share; 1000 (and the
+    // unused 0) mean whole GPUs (docs/TRACES.md, "Fractional GPUs").
     job.gpus = static_cast<int>(num_gpu);
+    job.gpu_milli = milli < 1000 ? static_cast<int>(milli) : 0;
     job.gpu_type = gpu_constraint(f[gpu_spec_]);
     job.status = status_of_phase(trim(f[phase_]));
     job.submit_s = number_at_least(f[creation_], "creation_time", 0);

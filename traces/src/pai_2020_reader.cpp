@@ -124,9 +124,12 @@ JobSpec job_of(std::string_view line, PartsByJob& tasks, PartsByJob* instances) 
   const Parts& task = joined_parts(tasks, job.id, "pai_task_table");
   if (task.gpus <= 0) throw RowError{"CPU-only job (no task plans a GPU)"};
   if (task.gpus > std::numeric_limits<int>::max()) throw RowError{"GPU plan is too large"};
-  // Fractional plans round up to whole GPUs (docs/TRACES.md); the small
-  // tolerance keeps 3 x 33.3333 % at 1 GPU.
+  // A plan below one GPU keeps its share (gpu_milli); larger fractional plans
+  // round up to whole GPUs (docs/TRACES.md, "Fractional GPUs"). The small
+  // tolerance keeps 3 x 33.3333 % at 1 whole GPU.
   job.gpus = std::max(1, static_cast<int>(std::ceil(task.gpus - 1e-6)));
+  const auto milli = static_cast<int>(std::lround(task.gpus * 1000));
+  if (job.gpus == 1 && milli < 1000) job.gpu_milli = std::max(1, milli);
   if (task.gpu_types.size() > 1) {
     std::string list;
     for (const auto& t : task.gpu_types) list += (list.empty() ? "" : ", ") + t;

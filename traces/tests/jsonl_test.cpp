@@ -88,6 +88,22 @@ TEST(Jsonl, LayoutFieldsRoundTripAndArePrintedOnlyWhenSet) {
   EXPECT_EQ(to_jsonl_line(sample_jobs()[2]).find("tp"), std::string::npos);
 }
 
+TEST(Jsonl, GpuShareRoundTripsAndIsPrintedOnlyWhenSet) {
+  JobSpec j;
+  j.id = "shared";
+  j.gpus = 1;
+  j.gpu_milli = 460;
+  const std::string line = to_jsonl_line(j);
+  EXPECT_NE(line.find(R"("gpus":1,"gpu_milli":460,)"), std::string::npos) << line;
+  const std::string path = ::testing::TempDir() + "vnsim_jsonl_share.jsonl";
+  write_jsonl(path, {j});
+  const auto r = read_trace(path, "", BadRowPolicy::Fail);
+  ASSERT_EQ(r.jobs.size(), 1u);
+  EXPECT_EQ(r.jobs[0].gpu_milli, 460);
+  EXPECT_EQ(to_jsonl_line(r.jobs[0]), line);
+  EXPECT_EQ(to_jsonl_line(sample_jobs()[2]).find("gpu_milli"), std::string::npos);
+}
+
 TEST(Jsonl, BadRows) {
   const std::string file = trace_data("jobs_bad_rows.jsonl");
   const auto r = read_trace(file, "", BadRowPolicy::Skip);

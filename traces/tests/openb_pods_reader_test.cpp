@@ -23,8 +23,10 @@ void expect_small_openb(const TraceReadResult& r) {
   EXPECT_EQ(r.jobs[0].status, TraceStatus::Unknown);
   EXPECT_FALSE(r.jobs[0].gpu_type.has_value());
 
-  EXPECT_EQ(r.jobs[1].id, "openb-pod-0001");  // 460 milli-GPU -> 1 GPU
+  EXPECT_EQ(r.jobs[1].id, "openb-pod-0001");  // 460 milli-GPU: 1 GPU, share kept
   EXPECT_EQ(r.jobs[1].gpus, 1);
+  EXPECT_EQ(r.jobs[1].gpu_milli, 460);
+  EXPECT_EQ(r.jobs[0].gpu_milli, 0);  // gpu_milli 1000: a whole GPU
   EXPECT_DOUBLE_EQ(r.jobs[1].submit_s, 50);
   EXPECT_DOUBLE_EQ(r.jobs[1].trace_duration_s, 740);
   EXPECT_EQ(r.jobs[1].status, TraceStatus::Pass);
@@ -82,6 +84,17 @@ TEST(OpenbPodsReader, SharedSampleOf2000Pods) {
   EXPECT_EQ(status[TraceStatus::Failed], 754);
   EXPECT_EQ(status[TraceStatus::Unknown], 783);
   EXPECT_EQ(status[TraceStatus::Pass], 44);
+  // GPU-sharing pods keep their share. awk -F, 'NR>1 && $4>0 && $11!="" &&
+  // $5<1000' gives 618 such pods whose gpu_milli sum to 333680.
+  int fractional = 0;
+  long long milli = 0;
+  for (const auto& job : r.jobs) {
+    if (job.gpu_milli == 0) continue;
+    ++fractional;
+    milli += job.gpu_milli;
+  }
+  EXPECT_EQ(fractional, 618);
+  EXPECT_EQ(milli, 333680);
 }
 
 }  // namespace

@@ -94,6 +94,12 @@ TEST(Pai2020Reader, WithoutInstanceTableUsesTaskTimes) {
                   {"j2", 100, 250, 1, "V100", TraceStatus::Failed},
                   {"j10", 600, 80, 1, "V100", TraceStatus::Failed}});
   EXPECT_EQ(r.skipped.size(), 6u);
+  // Only a plan below one GPU keeps its share: j2's 25 %; j10's 3 x
+  // 33.3333 % is one whole GPU, j11's 1.5 rounds up to 2 whole GPUs.
+  EXPECT_EQ(r.jobs[2].gpu_milli, 250);
+  EXPECT_EQ(r.jobs[0].gpu_milli, 0);
+  EXPECT_EQ(r.jobs[1].gpu_milli, 0);
+  EXPECT_EQ(r.jobs[3].gpu_milli, 0);
 }
 
 TEST(Pai2020Reader, MissingTaskTableIsAnError) {

@@ -3,10 +3,12 @@
 #include "vnsim/sweep/experiment_config.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
@@ -30,17 +32,31 @@ const std::set<std::string> kTopLevelKeys = {"name",     "clusters", "traces",
 
 class Parser {
  public:
-  Parser(std::string source, std::filesystem::path base_dir)
-      : source_(std::move(source)), base_dir_(std::move(base_dir)) {}
+  Parser(std::string source, std::filesystem::path base_dir, std::string shared_root)
+      : source_(std::move(source)), base_dir_(std::move(base_dir)), shared_root_(std::move(shared_root)) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& reason) const {
     throw InputError(source_ + ": " + path + ": " + reason);
   }
 
-  std::string resolve(const std::string& path) const {
-    std::filesystem::path p(path);
-    if (p.is_absolute() || base_dir_.empty()) return path;
-    return (base_dir_ / p).lexically_normal().string();
+  // `json_path` names the field in errors. A path using ${VNSIM_SHARED} must
+  // exist: the shared data is not part of the repository, so a missing file
+  // means a wrong or missing VNSIM_SHARED, better reported now than by every run.
+  std::string resolve(const std::string& path, const std::string& json_path) const {
+    std::string expanded;
+    try {
+      expanded = expand_shared(path, shared_root_);
+    } catch (const InputError& e) {
+      fail(json_path, e.what());
+    }
+    std::filesystem::path p(expanded);
+    const std::string out =
+        p.is_absolute() || base_dir_.empty() ? expanded : (base_dir_ / p).lexically_normal().string();
+    if (expanded != path && !std::filesystem::exists(out))
+      fail(json_path, "'" + path + "' is '" + out +
+                          "', which does not exist (set VNSIM_SHARED to the folder of the shared data: "
+                          "traces/, profiles/)");
+    return out;
   }
 
   std::string text(const json& v, const std::string& path) const {
@@ -76,7 +92,7 @@ class Parser {
     c.name = text(v, path);
     const auto presets = cluster_preset_names();
     const bool preset = std::find(presets.begin(), presets.end(), c.name) != presets.end();
-    c.resolved = preset ? c.name : resolve(c.name);
+    c.resolved = preset ? c.name : resolve(c.name, path);
     return c;
   }
 
@@ -102,7 +118,7 @@ class Parser {
             if (!trace_option_names().count(name))
               fail(p + "." + name, "unknown trace option (see docs/EXPERIMENTS.md for the list)");
             std::string s = scalar_text(option, p + "." + name);
-            if (name == "model-rules") s = resolve(s);
+            if (name == "model-rules") s = resolve(s, p + "." + name);
             t.options.emplace_back(name, s);  // items() iterates keys sorted
           }
         } else {
@@ -113,7 +129,9 @@ class Parser {
     } else {
       fail(path, "expected a trace string or an object, got " + v.dump());
     }
-    t.resolved = t.trace.rfind("synthetic", 0) == 0 ? t.trace : resolve(t.trace);
+    t.resolved = t.trace.rfind("synthetic", 0) == 0
+                     ? t.trace
+                     : resolve(t.trace, v.is_object() ? path + ".trace" : path);
     if (t.label.empty()) {
       t.label = t.trace;
       for (const auto& [k, val] : t.options) t.label += " " + k + "=" + val;
@@ -230,19 +248,49 @@ class Parser {
  private:
   std::string source_;
   std::filesystem::path base_dir_;
+  std::string shared_root_;
 };
+
+constexpr std::string_view kSharedVariable = "${VNSIM_SHARED}";
 
 }  // namespace
 
+std::string default_shared_root() {
+  // Absolute, so that relative paths in a config (resolved against the
+  // config's folder) do not change what a relative VNSIM_SHARED means.
+  if (const char* env = std::getenv("VNSIM_SHARED"); env != nullptr && *env != '\0')
+    return std::filesystem::absolute(env).lexically_normal().string();
+  return std::filesystem::path(VNSIM_DEFAULT_SHARED_DIR).lexically_normal().string();
+}
+
+std::string expand_shared(const std::string& text, const std::string& shared_root) {
+  std::string out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t at = text.find("${", pos);
+    if (at == std::string::npos) break;
+    if (text.compare(at, kSharedVariable.size(), kSharedVariable) != 0) {
+      const std::size_t end = text.find('}', at);
+      throw InputError("'" + text + "': unknown variable '" +
+                       text.substr(at, end == std::string::npos ? std::string::npos : end - at + 1) +
+                       "' (only ${VNSIM_SHARED} is expanded)");
+    }
+    out += text.substr(pos, at - pos) + shared_root;
+    pos = at + kSharedVariable.size();
+  }
+  return out + text.substr(pos);
+}
+
 ExperimentConfig parse_experiment_config(const std::string& json_text, const std::string& source,
-                                         const std::filesystem::path& base_dir) {
+                                         const std::filesystem::path& base_dir,
+                                         const std::string& shared_root) {
   json root;
   try {
     root = json::parse(json_text);
   } catch (const json::parse_error& e) {
     throw InputError(source + ": not valid JSON: " + e.what());
   }
-  return Parser(source, base_dir).parse(root);
+  return Parser(source, base_dir, shared_root).parse(root);
 }
 
 ExperimentConfig load_experiment_config(const std::filesystem::path& file) {
@@ -250,7 +298,7 @@ ExperimentConfig load_experiment_config(const std::filesystem::path& file) {
   if (!f) throw InputError(file.string() + ": cannot open experiment config");
   std::stringstream s;
   s << f.rdbuf();
-  return parse_experiment_config(s.str(), file.string(), file.parent_path());
+  return parse_experiment_config(s.str(), file.string(), file.parent_path(), default_shared_root());
 }
 
 }  // namespace vnsim::sweep

@@ -4,6 +4,7 @@
 #include "vnsim/sweep/run_executor.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,12 +81,20 @@ pid_t spawn_run(const std::string& exe, const RunSpec& run, const fs::path& dir)
   return pid;
 }
 
-// Returns true when the run failed.
-bool record_exit(int status, const fs::path& dir) {
+// Returns true when the run failed. `timeout_s` > 0: the run was killed after that many seconds.
+bool record_exit(int status, const fs::path& dir, double timeout_s) {
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (code == 0 && fs::exists(dir / "summary.json")) return false;
+  if (timeout_s <= 0 && code == 0 && fs::exists(dir / "summary.json")) return false;
   write_text(dir / "exit_code.txt", std::to_string(code) + "\n");
   std::string reason = tail_lines(dir / "stderr.txt", kStderrTailLines);
+  if (timeout_s > 0) {
+    // A killed replay may have written summary.json already; without it the
+    // next sweep re-runs this run, as it would any failure.
+    fs::remove(dir / "summary.json");
+    std::ostringstream line;
+    line << "timed out: killed after " << timeout_s << " s (--run-timeout)\n";
+    reason += line.str();  // last line, so results.csv's error column shows it
+  }
   if (reason.empty())
     reason = code == 0 ? "exited 0 without writing summary.json\n" : "no output on stderr\n";
   write_text(dir / "error.txt", reason);
@@ -107,9 +116,12 @@ std::string self_executable() {
 
 ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const ExecutorOptions& options) {
   ExecutorTally tally;
+  using Clock = std::chrono::steady_clock;
   struct Running {
     pid_t pid;
     const RunSpec* run;
+    Clock::time_point started;
+    bool killed = false;
   };
   std::vector<Running> running;
   std::size_t next = 0, done = 0;
@@ -128,19 +140,25 @@ ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const Execut
         report();
         continue;
       }
-      running.push_back({spawn_run(options.vnsim_exe, *r, dir), r});
+      running.push_back({spawn_run(options.vnsim_exe, *r, dir), r, Clock::now()});
     }
     bool reaped = false;
     for (std::size_t i = 0; i < running.size();) {
       int status = 0;
       const pid_t got = waitpid(running[i].pid, &status, WNOHANG);
       if (got == 0 || (got < 0 && errno == EINTR)) {
+        const std::chrono::duration<double> age = Clock::now() - running[i].started;
+        if (options.run_timeout_s > 0 && !running[i].killed && age.count() > options.run_timeout_s) {
+          kill(running[i].pid, SIGKILL);  // our own child; reaped on a later pass
+          running[i].killed = true;
+        }
         ++i;
         continue;
       }
       if (got < 0) status = 127 << 8;  // lost child: record as a failure rather than hang
       ++tally.ran;
-      tally.failed += record_exit(status, run_dir(options.out_dir, *running[i].run));
+      tally.failed += record_exit(status, run_dir(options.out_dir, *running[i].run),
+                                  running[i].killed ? options.run_timeout_s : 0.0);
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
       ++done;
       reaped = true;

@@ -5,12 +5,22 @@
 // GPUs, and running jobs give them up, the one that has held its GPUs
 // longest first (suspend = PreemptJob, resume = StartJob). Between
 // boundaries, free GPUs are filled in the same order without preemption.
-// Packing (two jobs on one GPU) is not modelled (docs/POLICIES.md).
+//
+// With packing on (gandiva_packing.cpp, docs/POLICIES.md): when a job still
+// waits after the pass, it is packed onto the GPUs of a running job, each
+// holding half of every GPU; at the next slice boundary the pair is
+// "measured" (the interference table) and unpacked if its combined
+// throughput is below 1, and that pair of job families is not packed again
+// on that GPU type. Jobs that ask for a GPU share (JobSpec::gpu_milli) get
+// it: on free GPUs through the time-slicing pass, else on the fullest GPU
+// in use that holds it.
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vnsim/policies/placement.hpp"
@@ -22,6 +32,7 @@ struct GandivaParams {
   double slice_s = 60;  // Tiresias simulator's time_slicing_execute rotation
   std::string placement = "consolidated";
   std::uint64_t seed = 0;
+  bool packing = false;  // GPU sharing; off keeps every GPU exclusive
 };
 
 class GandivaPolicy : public Policy {
@@ -32,11 +43,19 @@ class GandivaPolicy : public Policy {
   std::optional<double> next_timer_s(double now_s) const override;
 
  private:
+  // GPU sharing (gandiva_packing.cpp).
+  std::vector<Decision> unpack_bad_pairs(const SchedulerInput& input);
+  std::vector<Decision> place_shares(const SchedulerInput& input, const std::vector<const QueuedJob*>& order);
+  std::vector<Decision> pack(const SchedulerInput& input, const std::vector<const QueuedJob*>& order);
+  bool pair_allowed(const std::string& gpu_type, const JobSpec& a, const JobSpec& b) const;
+
   GandivaParams params_;
   std::unique_ptr<PlacementStrategy> placement_;
   std::vector<double> stopped_at_s_;  // by job index: when it was last suspended, -1 never
   std::vector<char> was_running_;
   double next_slice_s_ = std::numeric_limits<double>::infinity();
+  std::vector<double> packed_at_s_;  // by job index: when this policy packed it, -1 when not packed
+  std::set<std::tuple<std::string, std::string, std::string>> bad_pairs_;  // (GPU type, family, family)
 };
 
 }  // namespace vnsim

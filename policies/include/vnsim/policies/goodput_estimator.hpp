@@ -39,6 +39,13 @@ class GoodputEstimator {
   // runs. iteration_s = +inf when the batch cannot be split that way.
   BatchChoice fixed_batch(const JobSpec& job, const std::string& gpu_type, int nodes, int replicas);
 
+  // fixed_batch with its goodput: throughput x the statistical efficiency
+  // of the job's own batch at `progress` (1 without a noise profile); goodput
+  // 0 when the batch cannot be split over `replicas`. What Pollux with
+  // adaptive_batch=0 optimises.
+  BatchChoice fixed_batch_goodput(const JobSpec& job, const std::string& gpu_type, double progress, int nodes,
+                                  int replicas);
+
   const ModelParams& model(const JobSpec& job) const { return models_.at(job.model); }
   const NoiseScaleProfile* noise(const JobSpec& job) const { return noise_.find(job.model); }
   // The job's total work in progress units: its samples over M0.

@@ -7,6 +7,8 @@
 //                     when it can, to racks no other multi-node job uses, so
 //                     different jobs do not share rack uplinks (AdaptDL).
 //   "random":         free allowed GPUs drawn with a seeded mt19937_64.
+//   "most-free":      as many GPUs as needed from the node with the most free
+//                     ones, then the next (the Pollux simulator's baselines).
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -20,28 +20,45 @@ namespace vnsim {
 
 using JobIndex = std::size_t;  // index of the job in the run's job list
 
+// A GPU's capacity in thousandths: a job holds all of it (exclusive) or a
+// share (GPU sharing, docs/HETEROGENEITY.md).
+constexpr int kGpuMilli = 1000;
+
+// One job's share of a GPU.
+struct GpuTenant {
+  JobIndex job;
+  int milli;
+};
+
 // Which GPUs are free right now, with per-node counts for fast placement.
+// "Free" means no tenant at all; sharing policies also look at free_milli.
 class ClusterView {
  public:
   ClusterView(const Cluster& cluster, const Topology& topology);
 
   const Cluster& cluster() const { return cluster_; }
   const Topology& topology() const { return topology_; }
-  bool is_free(GpuId g) const { return owner_[g] < 0; }
+  bool is_free(GpuId g) const { return tenants_[g].empty(); }
   int free_on_node(NodeId n) const { return free_per_node_[n]; }
   int free_total() const { return free_total_; }
   // Free GPUs of one node, ascending.
   std::vector<GpuId> free_gpus_on_node(NodeId n) const;
+  // Capacity not held by any tenant, 0..kGpuMilli.
+  int free_milli(GpuId g) const { return kGpuMilli - used_milli_[g]; }
+  // Jobs on the GPU, in the order they took it.
+  const std::vector<GpuTenant>& tenants(GpuId g) const { return tenants_[g]; }
 
-  // Engine side: keep the view in sync. Throws std::logic_error when a GPU is
-  // already taken (over-commitment is a bug, never silently allowed).
-  void allocate(const std::vector<GpuId>& gpus, JobIndex job);
+  // Engine side: keep the view in sync. Each GPU of `gpus` gives `milli`
+  // (1..kGpuMilli) to the job. Throws std::logic_error when that would take
+  // a GPU past kGpuMilli (over-commitment is a bug, never silently allowed).
+  void allocate(const std::vector<GpuId>& gpus, JobIndex job, int milli = kGpuMilli);
   void release(const std::vector<GpuId>& gpus, JobIndex job);
 
  private:
   const Cluster& cluster_;
   const Topology& topology_;
-  std::vector<long long> owner_;  // job index, or -1 when free
+  std::vector<std::vector<GpuTenant>> tenants_;
+  std::vector<int> used_milli_;
   std::vector<int> free_per_node_;
   int free_total_ = 0;
 };
@@ -75,6 +92,11 @@ struct SchedulerInput {
 struct StartJob {
   JobIndex job;
   Placement placement;  // its vn_per_gpu (when given) sets the job's virtual nodes
+  // Share of each GPU the job holds, 1..kGpuMilli; 0 = whole GPUs, which
+  // must be free. Only sharing policies set it (docs/HETEROGENEITY.md).
+  // long long: with an int here GCC 12 -Wmaybe-uninitialized misfires on
+  // moves of the Decision variant.
+  long long gpu_milli = 0;
 };
 struct PreemptJob {
   JobIndex job;

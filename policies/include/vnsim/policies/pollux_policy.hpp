@@ -41,6 +41,11 @@ struct PolluxParams {
   // runs fewer generations (at least 10), so large clusters stay well under
   // a second per decision (docs/POLICIES.md).
   double max_row_evaluations = 2e6;
+  // false: every job keeps its own (trace) global batch, with the fewest
+  // accumulation steps that fit memory, and the search maximises the
+  // speedups of that fixed batch ("Pollux without adaptive batch", the
+  // AdaptDL comparison; docs/POLICIES.md).
+  bool adaptive_batch = true;
 };
 
 class PolluxPolicy : public Policy {

@@ -17,6 +17,7 @@
 #include "vnsim/core/topology.hpp"
 #include "vnsim/policies/policy.hpp"
 #include "vnsim/real_exec/measurement_log.hpp"
+#include "vnsim/real_exec/resume.hpp"
 #include "vnsim/real_exec/worker_fleet.hpp"
 
 namespace vnsim::real_exec {
@@ -28,6 +29,10 @@ struct ControllerOptions {
   // Fault injection, job id -> step: the job's last worker fails before that
   // step once (docs/REAL_EXEC.md, "Failures").
   std::map<std::string, long long> inject_failure;
+  // A resumed run (`vnexec run --resume`): what the killed attempt did, by
+  // job id. Done jobs keep their record; the others restart from
+  // checkpoint_iteration with segment numbers after last_epoch.
+  std::map<std::string, PriorJob> prior;
 };
 
 class Controller {

@@ -10,7 +10,8 @@ namespace vnsim::real_exec {
 class MeasurementLog {
  public:
   MeasurementLog() = default;  // discards everything (tests)
-  explicit MeasurementLog(const std::string& path);
+  // append: a resumed run continues the killed attempt's log.
+  explicit MeasurementLog(const std::string& path, bool append = false);
   void write(const nlohmann::json& record);
 
  private:

@@ -49,6 +49,24 @@ struct MeasuredRun {
 // Throws InputError naming the file, line and field on malformed input.
 MeasuredRun read_measurement_log(const std::string& path);
 
+// One compared sample, kept for the plots of the validation notebook.
+struct IterationSample {
+  std::string job;
+  int epoch = 0;
+  long long iteration = 0;
+  double predicted_s = 0, measured_s = 0;
+  double predicted_compute_s = 0, measured_compute_s = 0;
+  double predicted_allreduce_s = 0, measured_allreduce_s = 0;  // 0 on one rank
+};
+struct JobSample {
+  std::string job;
+  double predicted_jct_s = 0, measured_jct_s = 0;
+};
+
+// The samples as CSV (header line first), for the notebook.
+void write_iteration_csv(const std::string& path, const std::vector<IterationSample>& samples);
+void write_job_csv(const std::string& path, const std::vector<JobSample>& samples);
+
 struct ValidationReport {
   ErrorStats iteration;  // step time vs the analytic iteration model of the segment's placement
   ErrorStats compute;    // slowest rank's compute vs the model's compute term
@@ -56,8 +74,15 @@ struct ValidationReport {
   ErrorStats jct;        // job completion time vs the simulated replay
   double measured_makespan_s = 0;
   double predicted_makespan_s = 0;
+  // Mean JCT over the jobs completed in both (the policy-level number).
+  double measured_mean_jct_s = 0;
+  double predicted_mean_jct_s = 0;
   std::size_t jobs_compared = 0;
-  nlohmann::ordered_json to_json() const;
+  std::vector<IterationSample> iterations;  // in log order
+  std::vector<JobSample> jobs;              // in the replay's record order
+  double mean_jct_error() const;
+  double makespan_error() const;
+  nlohmann::ordered_json to_json() const;  // the statistics, not the samples
 };
 
 // `predicted` are the simulator's records for the same jobs (matched by id).

@@ -26,7 +26,11 @@ struct Launch {
 };
 
 struct FleetEvent {
-  enum class Kind { Iteration, Finished, Stopped, Resized, Failed };
+  // ResizeBoundary: the old rank set of an in-place resize stopped at a step
+  // boundary (epoch = the old segment's); Resized: the new rank set holds
+  // the parameters (epoch = the new segment's). Kept apart because a policy
+  // may resize again before the first resize took effect.
+  enum class Kind { Iteration, Finished, Stopped, Resized, Failed, ResizeBoundary };
   Kind kind = Kind::Iteration;
   JobIndex job = 0;
   int epoch = 0;

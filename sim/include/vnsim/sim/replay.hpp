@@ -60,12 +60,14 @@ struct ReplayOptions {
 };
 
 // One occupancy change, for invariant checks: at `time_s` job `job` took
-// (taken=true) or gave back the GPUs.
+// (taken=true) or gave back `milli` of each of the GPUs (kGpuMilli: whole
+// GPUs; less when a sharing policy packed it, docs/HETEROGENEITY.md).
 struct AllocationEvent {
   double time_s;
   JobIndex job;
   bool taken;
   std::vector<GpuId> gpus;
+  int milli = kGpuMilli;
 };
 
 struct ReplayResult {

@@ -10,6 +10,15 @@
 
 namespace vnsim::sweep {
 
+// The folder `${VNSIM_SHARED}` stands for: the environment variable
+// VNSIM_SHARED when set and non-empty, else `shared` beside the project's
+// source folder (fixed at build time), as the shared data is laid out here.
+std::string default_shared_root();
+
+// `text` with each `${VNSIM_SHARED}` replaced by `shared_root`. Throws
+// InputError for any other `${...}`, so a typo is not taken as a path.
+std::string expand_shared(const std::string& text, const std::string& shared_root);
+
 struct TraceAxis {
   std::string label;     // name of this axis value in results.csv
   std::string trace;     // as written in the config
@@ -56,10 +65,14 @@ struct RunSpec {
   std::string trace_options_text() const;
 };
 
-// `source` names the config in error messages; relative paths in it are
-// resolved against `base_dir`. Throws InputError "<source>: <json path>: why".
+// `source` names the config in error messages; `${VNSIM_SHARED}` in a cluster,
+// trace or model-rules path becomes `shared_root` (and the file must then
+// exist); relative paths are resolved against `base_dir`. Throws InputError
+// "<source>: <json path>: why".
 ExperimentConfig parse_experiment_config(const std::string& json_text, const std::string& source,
-                                         const std::filesystem::path& base_dir);
+                                         const std::filesystem::path& base_dir,
+                                         const std::string& shared_root = default_shared_root());
+// Reads `file` with base_dir = its folder and shared_root = default_shared_root().
 ExperimentConfig load_experiment_config(const std::filesystem::path& file);
 
 // Order: clusters, traces, policies, macro_iterations, seeds (seeds vary fastest).

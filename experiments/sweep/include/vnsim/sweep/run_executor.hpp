@@ -16,6 +16,10 @@ struct ExecutorOptions {
   std::string vnsim_exe;  // binary that runs `replay`
   std::string out_dir;    // sweep directory; runs go to out_dir/runs/<id>
   unsigned parallel = 1;
+  // > 0: a run still going after this many wall-clock seconds is killed and
+  // recorded as failed ("timed out" in error.txt), so one slow policy cannot
+  // hold up a sweep; a later sweep re-runs it.
+  double run_timeout_s = 0;
   // Called after each run ends or is skipped (done counts both).
   std::function<void(std::size_t done, std::size_t total)> progress;
 };

@@ -1,0 +1,60 @@
+// Launching parameter-server and DP x TP x PP jobs as SimGrid actors
+// (ps_job.hpp, layout_job.hpp), in macro-iterations like the ring jobs.
+#include "layout_job.hpp"
+#include "ps_job.hpp"
+#include "replay_controller.hpp"
+#include "vnsim/core/layout_perf.hpp"
+#include "vnsim/core/parameter_server_job.hpp"
+
+namespace vnsim::sim {
+
+void ReplayController::launch_flow_job(JobIndex job) {
+  JobState& s = state_[job];
+  const JobSpec& spec = in_.jobs[job];
+  const long long iterations = spec.iterations - s.iterations_done;
+  const int m = in_.options.macro_iterations;
+  if (is_parameter_server_job(spec)) {
+    const ModelParams& model = in_.models.at(spec.model);
+    const PsJob ps = parameter_server_job(in_.topology, in_.gpu_catalog, model, spec, s.placement.gpus);
+    PsSimJob sim;
+    sim.job = job;
+    sim.epoch = s.epoch;
+    for (GpuId g : ps.servers) sim.servers.push_back(platform_.gpu_hosts.at(g));
+    for (std::size_t w = 0; w < ps.workers.size(); ++w) {
+      simgrid::s4u::Host* host = platform_.gpu_hosts.at(ps.workers[w]);
+      sim.workers.push_back(host);
+      sim.worker_flops.push_back(ps.worker_compute_s[w] * host->get_speed());
+    }
+    sim.gradient_bytes = ps.gradient_bytes;
+    sim.async = spec.ps.async;
+    sim.iterations = iterations;
+    // Asynchronous updates come from every worker, so a worker's share of
+    // the iterations sets its macro-iteration size.
+    const auto workers = static_cast<long long>(ps.workers.size());
+    sim.iterations_per_macro =
+        iterations_per_macro(sim.async ? (iterations + workers - 1) / workers : iterations, m);
+    sim.iteration_s = s.iteration_s;
+    sim.per_iteration_when_contended = in_.options.per_iteration_when_contended;
+    s.flow = launch_ps_job(std::move(sim), channel_);
+    return;
+  }
+  const TransformerModel* model = find_transformer_model(spec.model);
+  const LayoutIteration it =
+      layout_iteration_time(in_.topology, in_.gpu_catalog, *model, spec, s.placement.gpus);
+  LayoutSimJob sim;
+  sim.job = job;
+  sim.epoch = s.epoch;
+  for (GpuId g : s.placement.gpus) sim.ranks.push_back(platform_.gpu_hosts.at(g));
+  sim.layout = it.layout;
+  sim.local_step_s = it.stage_compute_s + it.tp_comm_s;
+  sim.pipeline_steps = it.layout.micro_batches + it.layout.pp - 1;
+  sim.pp_flow_bytes = it.pp_flow_bytes;
+  sim.dp_chunk_bytes = it.dp_chunk_bytes;
+  sim.iterations = iterations;
+  sim.iterations_per_macro = iterations_per_macro(iterations, m);
+  sim.iteration_s = s.iteration_s;
+  sim.per_iteration_when_contended = in_.options.per_iteration_when_contended;
+  s.flow = launch_layout_job(std::move(sim), channel_);
+}
+
+}  // namespace vnsim::sim

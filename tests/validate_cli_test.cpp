@@ -1,0 +1,160 @@
+// End-to-end test of `vnsim validate` on the CPU testbed: vnexec calibrates
+// the testbed and runs one small trace under two policies with
+// `mpirun --oversubscribe -np 4`, then vnsim validates both runs and ranks
+// the policies (docs/VALIDATION.md). Skipped when mpirun is not installed.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+int exit_code(const std::string& command) {
+  const int rc = std::system(command.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// a: 4 virtual nodes on 2 of the 3 workers; b arrives while a runs (fifo
+// queues it, vf-wfs starts it on the third worker and grows it later).
+const char* const kTrace =
+    R"({"id": "a", "submit_s": 0, "gpus": 2, "virtual_nodes": 4, "model": "cifar10", "global_batch": 64, "iterations": 30}
+{"id": "b", "submit_s": 0.05, "gpus": 2, "model": "cifar10", "global_batch": 32, "iterations": 60}
+)";
+
+class ValidateCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("vnsim-validate-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "trace.jsonl") << kTrace;
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  int vnexec(const std::string& args) {
+    return exit_code("OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --allow-run-as-root --oversubscribe -np 4 " +
+                     std::string(VNEXEC_PATH) + " " + args + " > " + (dir_ / "vnexec.txt").string() +
+                     " 2>&1");
+  }
+  int vnsim(const std::string& args) {
+    return exit_code(std::string(VNSIM_CLI_PATH) + " " + args + " > " + (dir_ / "out.txt").string() + " 2> " +
+                     (dir_ / "err.txt").string());
+  }
+  // Calibrates the 3-worker testbed and runs the trace under `policy`.
+  void run_policy(const std::string& policy) {
+    if (!fs::exists(dir_ / "cal" / "models.json")) {
+      ASSERT_EQ(vnexec("calibrate --models cifar10 --repetitions 2 --compute-scale 2e8 --out " +
+                       (dir_ / "cal").string()),
+                0)
+          << slurp(dir_ / "vnexec.txt");
+    }
+    ASSERT_EQ(vnexec("run --trace " + (dir_ / "trace.jsonl").string() + " --cluster " +
+                     (dir_ / "cal" / "cluster.json").string() + " --profile " +
+                     (dir_ / "cal" / "models.json").string() + " --compute-scale 2e8 --policy " + policy +
+                     " --out " + (dir_ / "runs" / policy).string()),
+              0)
+        << slurp(dir_ / "vnexec.txt");
+  }
+  std::string out() const { return slurp(dir_ / "out.txt"); }
+  std::string err() const { return slurp(dir_ / "err.txt"); }
+  fs::path dir_;
+};
+
+TEST_F(ValidateCli, TwoPoliciesOnTheCpuTestbedGiveErrorStatisticsAndARanking) {
+  run_policy("fifo");
+  run_policy("vf-wfs");
+  ASSERT_EQ(vnsim("validate --run " + (dir_ / "runs").string() + " --out " + (dir_ / "all.json").string()), 0)
+      << out() << err();
+  const std::string text = out();
+  for (const char* line :
+       {"iteration time  n=", "compute         n=", "JCT             n=2", "mean JCT        measured",
+        "makespan        measured", "policy ranking by mean JCT over 2 runs", "Kendall tau-b"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  for (const char* stat : {"MAPE", "p90", "max", "bias"})
+    EXPECT_NE(text.find(stat), std::string::npos) << stat;
+  EXPECT_NE(text.find("(fifo policy"), std::string::npos) << text;
+  EXPECT_NE(text.find("(vf-wfs policy"), std::string::npos) << text;
+
+  const auto all = nlohmann::json::parse(slurp(dir_ / "all.json"));
+  ASSERT_EQ(all["runs"].size(), 2u);
+  const auto& ranking = all["ranking"];
+  EXPECT_EQ(ranking["measured_order"].size(), 2u);
+  // Two runs make one pair: concordant (tau 1) or discordant (tau -1), or tied on one side.
+  EXPECT_EQ(ranking["concordant_pairs"].get<int>() + ranking["discordant_pairs"].get<int>() +
+                ranking["tied_measured_only"].get<int>() + ranking["tied_predicted_only"].get<int>() +
+                ranking["tied_both"].get<int>(),
+            1);
+  for (const char* policy : {"fifo", "vf-wfs"}) {
+    const fs::path run = dir_ / "runs" / policy;
+    const auto v = nlohmann::json::parse(slurp(run / "validation.json"));
+    // Every step but the first of each segment is compared (2 jobs, 90 steps).
+    EXPECT_GE(v["iteration_time"]["count"].get<int>(), 90 - 4) << policy;
+    EXPECT_LE(v["iteration_time"]["count"].get<int>(), 90 - 2) << policy;
+    EXPECT_EQ(v["jct"]["count"], 2) << policy;
+    EXPECT_GT(v["measured_mean_jct_s"].get<double>(), 0) << policy;
+    const std::string csv = slurp(run / "validation_iterations.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), v["iteration_time"]["count"].get<int>() + 1)
+        << policy;
+  }
+}
+
+TEST_F(ValidateCli, RunsOfDifferentTracesOrMissingFoldersAreClearErrors) {
+  run_policy("fifo");
+  fs::create_directories(dir_ / "other");
+  fs::copy(dir_ / "runs" / "fifo", dir_ / "other" / "fifo", fs::copy_options::recursive);
+  std::ofstream(dir_ / "other" / "fifo" / "trace.jsonl", std::ios::app) << "\n";
+  EXPECT_EQ(vnsim("validate --run " + (dir_ / "runs" / "fifo").string() + " --run " +
+                  (dir_ / "other" / "fifo").string()),
+            2);
+  EXPECT_NE(err().find("executed a different trace"), std::string::npos) << err();
+  EXPECT_EQ(vnsim("validate --run " + (dir_ / "missing").string()), 2);
+  EXPECT_NE(err().find((dir_ / "missing").string()), std::string::npos) << err();
+}
+
+// The committed CPU-testbed runs (notebooks_out/validation) re-validated
+// into a notebook: needs no MPI, only the Python stack of scripts/setup.
+TEST(ValidateReport, TheCommittedRunsGiveAnExecutedNotebookWithItsPlots) {
+  if (exit_code(
+          "/usr/bin/python3 -c 'import nbformat, nbconvert, pandas, matplotlib, ipykernel' 2>/dev/null") != 0)
+    GTEST_SKIP() << "python3 with nbformat, nbconvert, pandas, matplotlib and ipykernel not installed";
+  const fs::path committed = fs::path(VNSIM_SOURCE_DIR) / "notebooks_out" / "validation" / "runs";
+  ASSERT_TRUE(fs::is_directory(committed)) << committed;
+  const fs::path dir = fs::temp_directory_path() / ("vnsim-validate-report-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy(committed, dir / "runs", fs::copy_options::recursive);  // validate writes into the run folders
+  const int code =
+      exit_code(std::string(VNSIM_CLI_PATH) + " validate --run " + (dir / "runs").string() + " --report " +
+                (dir / "report").string() + " > " + (dir / "out.txt").string() + " 2>&1");
+  const std::string notebook = slurp(dir / "report" / "validation.ipynb");
+  EXPECT_EQ(code, 0) << slurp(dir / "out.txt");
+  EXPECT_NE(slurp(dir / "out.txt").find("Kendall tau-b"), std::string::npos);
+  EXPECT_EQ(notebook.find("\"output_type\": \"error\""), std::string::npos) << "a notebook cell raised";
+  EXPECT_NE(notebook.find("image/png"), std::string::npos);
+  for (const char* png :
+       {"iteration_scatter.png", "iteration_error_cdf.png", "jct_error_cdf.png", "mean_jct_by_policy.png"})
+    EXPECT_TRUE(fs::exists(dir / "report" / png) && fs::file_size(dir / "report" / png) > 1000u) << png;
+  fs::remove_all(dir);
+}
+
+}  // namespace
