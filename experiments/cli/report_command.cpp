@@ -3,19 +3,13 @@
 // nbformat, nbconvert, pandas and matplotlib (scripts/setup installs them).
 #include "report_command.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 
 #include "args.hpp"
+#include "notebook_runner.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/error.hpp"
-
-extern char** environ;
 
 namespace vnsim::cli {
 namespace {
@@ -41,25 +35,11 @@ int run_report_command(const std::vector<std::string>& argv_in) {
   if (!std::filesystem::is_regular_file(results / "results.csv"))
     throw InputError(results.string() + ": no results.csv here (run 'vnsim sweep' first)");
   const std::string out = args.get_or("--out", (results / "report").string());
-  const std::string python = env_or("VNSIM_PYTHON", "/usr/bin/python3");
   const std::string script = env_or("VNSIM_REPORT_SCRIPT", VNSIM_REPORT_SCRIPT);
   if (!std::filesystem::is_regular_file(script))
     throw InputError(script + ": report script not found (set VNSIM_REPORT_SCRIPT)");
 
-  std::vector<std::string> args_text = {python, script, results.string(), "--out", out};
-  std::vector<char*> cargv;
-  for (auto& a : args_text) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  pid_t pid = 0;
-  if (const int rc = posix_spawn(&pid, python.c_str(), nullptr, nullptr, cargv.data(), environ); rc != 0)
-    throw InputError(python + ": cannot start: " + std::strerror(rc));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-  std::fprintf(stderr, "vnsim report: %s failed (exit status %d)\n", script.c_str(),
-               WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-  return WIFEXITED(status) && WEXITSTATUS(status) == 2 ? 2 : 1;
+  return run_notebook_builder(script, {results.string(), "--out", out});
 }
 
 }  // namespace vnsim::cli

@@ -125,6 +125,11 @@ TEST(CollectiveAccuracy, ReduceAt512Gpus) {
 TEST(CollectiveAccuracy, AllToAllAt256Gpus) {
   expect_sim_matches_analytic(CollectiveOp::AllToAll, CollectiveAlgo::Ring, {256}, {256e6}, cluster512());
 }
+// The 512-GPU all-to-all, too slow for every CI run; run it by hand with
+// --gtest_also_run_disabled_tests (docs/NETWORK.md gives its result).
+TEST(CollectiveAccuracy, DISABLED_AllToAllAt512GpusForTheRecord) {
+  expect_sim_matches_analytic(CollectiveOp::AllToAll, CollectiveAlgo::Ring, {512}, {256e6}, cluster512());
+}
 TEST(CollectiveAccuracy, PushPullAt512Gpus) {
   expect_sim_matches_analytic(CollectiveOp::PushPull, CollectiveAlgo::Ring, {512}, k512Sizes, cluster512());
 }
