@@ -11,21 +11,13 @@
 #include <sstream>
 #include <string>
 
+#include "command_support.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-int exit_code(const std::string& command) {
-  const int rc = std::system(command.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using vnsim::testing::exit_code;
+using vnsim::testing::slurp;
 
 class SweepCli : public ::testing::Test {
  protected:

@@ -9,18 +9,13 @@
 #include <sstream>
 #include <string>
 
+#include "command_support.hpp"
 #include "shared_data.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using vnsim::testing::slurp;
 
 int run_cli(const std::string& args) {
   const std::string cmd = std::string(VNSIM_CLI_PATH) + " " + args;

@@ -14,21 +14,13 @@
 #include <sstream>
 #include <string>
 
+#include "command_support.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-int exit_code(const std::string& command) {
-  const int rc = std::system(command.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using vnsim::testing::exit_code;
+using vnsim::testing::slurp;
 
 // a: 4 virtual nodes on 2 of the 3 workers; b arrives while a runs (fifo
 // queues it, vf-wfs starts it on the third worker and grows it later).

@@ -4,29 +4,15 @@
 
 #include <stdexcept>
 
+#include "single_node_spec.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/policies/policy.hpp"
 
 namespace vnsim {
 namespace {
 
-ClusterSpec two_gpus() {
-  ClusterSpec spec;
-  spec.name = "test-1x1x2";
-  RackSpec rack;
-  rack.name = "r0";
-  NodeSpec node;
-  node.name = "n0";
-  node.gpu_types.assign(2, "V100");
-  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-  node.nic_bandwidth_Bps = 12.5e9;
-  rack.nodes.push_back(node);
-  spec.racks.push_back(rack);
-  return spec;
-}
-
 struct World {
-  World() : cluster(two_gpus()), topology(cluster), view(cluster, topology) {}
+  World() : cluster(testing::single_v100_node(2)), topology(cluster), view(cluster, topology) {}
   Cluster cluster;
   Topology topology;
   ClusterView view;

@@ -7,27 +7,13 @@
 
 #include <variant>
 
+#include "single_node_spec.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/interference.hpp"
 #include "vnsim/policies/gandiva_policy.hpp"
 
 namespace vnsim {
 namespace {
-
-ClusterSpec v100s(int gpus) {
-  ClusterSpec spec;
-  spec.name = "test-v100";
-  RackSpec rack;
-  rack.name = "r0";
-  NodeSpec node;
-  node.name = "n0";
-  node.gpu_types.assign(gpus, "V100");
-  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-  node.nic_bandwidth_Bps = 12.5e9;
-  rack.nodes.push_back(node);
-  spec.racks.push_back(rack);
-  return spec;
-}
 
 JobSpec job(const std::string& id, const std::string& model, int milli = 0) {
   JobSpec j;
@@ -45,7 +31,8 @@ GandivaPolicy packing_policy() {
 }
 
 struct World {
-  explicit World(int gpus) : cluster(v100s(gpus)), topology(cluster), view(cluster, topology) {}
+  explicit World(int gpus)
+      : cluster(testing::single_v100_node(gpus)), topology(cluster), view(cluster, topology) {}
   SchedulerInput input(double now) {
     SchedulerInput in;
     in.now_s = now;

@@ -4,6 +4,7 @@
 
 #include <variant>
 
+#include "single_node_spec.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/gandiva_policy.hpp"
@@ -11,23 +12,8 @@
 namespace vnsim {
 namespace {
 
-ClusterSpec one_node() {
-  ClusterSpec spec;
-  spec.name = "test-1x1x4";
-  RackSpec rack;
-  rack.name = "r0";
-  NodeSpec node;
-  node.name = "n0";
-  node.gpu_types.assign(4, "V100");
-  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-  node.nic_bandwidth_Bps = 12.5e9;
-  rack.nodes.push_back(node);
-  spec.racks.push_back(rack);
-  return spec;
-}
-
 struct World {
-  World() : cluster(one_node()), topology(cluster), view(cluster, topology) {
+  World() : cluster(testing::single_v100_node(4)), topology(cluster), view(cluster, topology) {
     a.id = "a";
     a.gpus = 4;
     b.id = "b";

@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "command_support.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/real_exec/gradient_model.hpp"
 #include "vnsim/real_exec/workload.hpp"
@@ -23,18 +24,8 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-int exit_code(const std::string& command) {
-  const int rc = std::system(command.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+using vnsim::testing::exit_code;
+using vnsim::testing::slurp;
 
 // The parameters after `iterations` steps of one job trained in a single
 // process on one big batch: what every rank set, split into virtual nodes,
