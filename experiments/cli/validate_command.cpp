@@ -29,6 +29,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
+#include "vnsim/core/text_file.hpp"
 #include "vnsim/core/topology.hpp"
 #include "vnsim/policies/policy.hpp"
 #include "vnsim/real_exec/ranking.hpp"
@@ -40,14 +41,6 @@ namespace vnsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw InputError(p.string() + ": cannot read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A path in run_config.json is relative to the run folder; a cluster may
 // also be a preset name.
@@ -73,7 +66,7 @@ struct ValidatedRun {
 
 ValidatedRun validate_run(const fs::path& run, int skip_first) {
   const fs::path config_path = run / "run_config.json";
-  const auto config = nlohmann::json::parse(slurp(config_path), nullptr, false);
+  const auto config = nlohmann::json::parse(read_text_file(config_path), nullptr, false);
   if (config.is_discarded() || !config.is_object())
     throw InputError(config_path.string() + ": not a JSON object (was the folder written by vnexec run?)");
   const auto text = [&](const char* key) {
@@ -84,7 +77,7 @@ ValidatedRun validate_run(const fs::path& run, int skip_first) {
   const Cluster cluster(load_cluster_spec(resolve(run, text("cluster"))));
   const ModelCatalog profile =
       config.contains("profile")
-          ? ModelCatalog::parse(slurp(run / text("profile")), (run / text("profile")).string())
+          ? ModelCatalog::parse(read_text_file(run / text("profile")), (run / text("profile")).string())
           : ModelCatalog::builtin();
   // The executed trace holds submit times already in executor time.
   const fs::path trace = run / text("trace");
@@ -239,9 +232,9 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
   if (runs.size() == 1) {
     validate_and_write(runs[0], skip_first, out ? fs::path(*out) : runs[0] / "validation.json");
   } else {
-    const std::string trace = slurp(runs[0] / "trace.jsonl");
+    const std::string trace = read_text_file(runs[0] / "trace.jsonl");
     for (const fs::path& run : runs)
-      if (slurp(run / "trace.jsonl") != trace)
+      if (read_text_file(run / "trace.jsonl") != trace)
         throw InputError(run.string() + ": executed a different trace than " + runs[0].string() +
                          "; a policy ranking compares runs of one trace");
     // One SimGrid engine per process: each run is replayed in a child.
@@ -258,7 +251,7 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
   std::set<std::string> policies;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const fs::path file = runs.size() == 1 && out ? fs::path(*out) : runs[i] / "validation.json";
-    stats.push_back(nlohmann::ordered_json::parse(slurp(file)));
+    stats.push_back(nlohmann::ordered_json::parse(read_text_file(file)));
     policies.insert(stats.back()["policy"].get<std::string>());
     nlohmann::ordered_json r = stats.back();
     // Relative to the report folder, so a committed report stays self-contained.

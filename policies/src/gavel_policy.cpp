@@ -97,6 +97,15 @@ void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& 
   std::sort(solved_for_.begin(), solved_for_.end());
 }
 
+// Per GPU type, the time the active jobs have received on it: the
+// denominator of every job's share in `priorities`.
+std::vector<double> GavelPolicy::total_time_per_type(const std::vector<Active>& active, int types) const {
+  std::vector<double> type_time(types, 0);
+  for (const Active& a : active)
+    for (int j = 0; j < types; ++j) type_time[j] += memos_[a.index].time_s[j];
+  return type_time;
+}
+
 std::vector<double> GavelPolicy::priorities(const Active& a, const std::vector<double>& type_time) const {
   const JobMemo& m = memos_[a.index];
   std::vector<double> out(type_time.size(), 0);
@@ -141,9 +150,7 @@ void sort_picks(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of)
 std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std::vector<Active>& active) {
   const Cluster& cluster = input.view->cluster();
   const int types = static_cast<int>(cluster.gpu_types().size());
-  std::vector<double> type_time(types, 0);
-  for (const Active& a : active)
-    for (int j = 0; j < types; ++j) type_time[j] += memos_[a.index].time_s[j];
+  const std::vector<double> type_time = total_time_per_type(active, types);
   std::vector<JobIndex> index_of;
   std::vector<Pick> picks;
   for (std::size_t pos = 0; pos < active.size(); ++pos) {
@@ -213,9 +220,7 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
     if (input.view->is_free(g.id)) ++free_of_type[cluster.type_index(g.type)];
   if (std::accumulate(free_of_type.begin(), free_of_type.end(), 0) == 0) return {};
 
-  std::vector<double> type_time(types, 0);
-  for (const Active& a : active)
-    for (int j = 0; j < types; ++j) type_time[j] += memos_[a.index].time_s[j];
+  const std::vector<double> type_time = total_time_per_type(active, types);
   std::vector<JobIndex> index_of;
   std::vector<Pick> picks;
   for (std::size_t pos = 0; pos < active.size(); ++pos) {

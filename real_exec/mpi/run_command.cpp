@@ -16,20 +16,13 @@
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/text_file.hpp"
 #include "vnsim/real_exec/controller.hpp"
 #include "vnsim/real_exec/resume.hpp"
 #include "worker.hpp"
 
 namespace vnsim::real_exec::mpi {
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Which process is which rank, so an operator (or a test) can find and kill
 // a worker: RUN_DIR/ranks.json, rewritten by every attempt.
@@ -73,7 +66,7 @@ int run_command(const Options& options, int world_rank, int world_size) {
                      std::to_string(cluster.gpu_count() + 1) + " needed)");
   const std::vector<JobSpec> jobs = read_executor_trace(o.trace, o.time_scale);
   const ModelCatalog profile =
-      o.profile.empty() ? ModelCatalog::builtin() : ModelCatalog::parse(slurp(o.profile), o.profile);
+      o.profile.empty() ? ModelCatalog::builtin() : ModelCatalog::parse(read_text_file(o.profile), o.profile);
   for (const JobSpec& j : jobs)
     if (!ModelCatalog::builtin().find(j.model))
       throw InputError(o.trace + ": job '" + j.id + "': model '" + j.model +

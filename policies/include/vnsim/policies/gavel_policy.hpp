@@ -66,6 +66,7 @@ class GavelPolicy : public Policy {
   JobMemo& memo(JobIndex job);
   void account_time(const SchedulerInput& input);
   void solve(const SchedulerInput& input, const std::vector<Active>& active);
+  std::vector<double> total_time_per_type(const std::vector<Active>& active, int types) const;
   std::vector<double> priorities(const Active& a, const std::vector<double>& type_time) const;
   std::vector<Decision> round(const SchedulerInput& input, const std::vector<Active>& active);
   std::vector<Decision> fill(const SchedulerInput& input, const std::vector<Active>& active);
