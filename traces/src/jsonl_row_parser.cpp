@@ -93,7 +93,7 @@ json parse_object(std::string_view line) {
   json obj;
   try {
     obj = json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows
     // e.what() starts with "[json.exception.parse_error.101] parse error at line 1, ..."
     std::string what = e.what();
     const auto bracket = what.find("] ");

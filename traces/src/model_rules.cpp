@@ -68,7 +68,7 @@ ModelRules parse_model_rules(const std::string& json_text, const std::string& so
   json doc;
   try {
     doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows
     throw InputError(source + ": invalid JSON: " + e.what());
   }
   if (!doc.is_object()) fail(source, "(top level)", "must be an object with a \"buckets\" array");

@@ -132,6 +132,7 @@ TEST(Jsonl, BadRows) {
       {10, "missing field 'id'"},
       {11, "field 'submit_s' must be a number"},
       {12, "field 'gpus' must be an integer"},
+      {15, "invalid JSON: number overflow"},  // nlohmann throws out_of_range, not parse_error
   };
   ASSERT_EQ(r.skipped.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {

@@ -287,7 +287,7 @@ ExperimentConfig parse_experiment_config(const std::string& json_text, const std
   json root;
   try {
     root = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows
     throw InputError(source + ": not valid JSON: " + e.what());
   }
   return Parser(source, base_dir, shared_root).parse(root);

@@ -69,7 +69,7 @@ std::string results_row(const RunSpec& run, const std::string& out_dir) {
     status = "ok";
     try {
       summary = json::parse(read_text(dir / "summary.json"));
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception&) {  // parse_error, or out_of_range for a number that overflows
       status = "failed";
       error = (dir / "summary.json").string() + ": not valid JSON";
     }
