@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(
         stderr,
-        "usage: %s M [jobs=300] [seed=42] [mean_gap_s=10] [per_iteration_when_contended=1]   (M = 0: every "
+        "usage: %s M [jobs=300] [seed=42] [mean_gap_s=10] [shorten_macro_when_contended=1]   (M = 0: every "
         "iteration simulated)\n",
         argv[0]);
     return 2;
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   ReplayOptions opts;
   opts.macro_iterations = m;
   // Optional 5th argument: 0 = plain macro-iterations, 1 = per-iteration while contended.
-  if (argc > 5) opts.per_iteration_when_contended = std::atoi(argv[5]) != 0;
+  if (argc > 5) opts.shorten_macro_when_contended = std::atoi(argv[5]) != 0;
   const auto t0 = std::chrono::steady_clock::now();
   const ReplayResult r =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
   std::printf(
       "M=%d contended_rule=%d jobs=%zu completed=%zu mean_iter_s=%.6f idle_iter_s=%.6f mean_jct_s=%.3f "
       "makespan_s=%.3f wall_s=%.2f\n",
-      m, opts.per_iteration_when_contended ? 1 : 0, jobs.size(), done, iter_sum / done, idle_sum / done,
+      m, opts.shorten_macro_when_contended ? 1 : 0, jobs.size(), done, iter_sum / done, idle_sum / done,
       jct_sum / done, r.simulated_end_s, wall);
   return 0;
 }

@@ -141,7 +141,8 @@ int main(int argc, char** argv) {
       "| policy | median ms | min ms | max ms | median CPU ms | decisions "
       "|\n|---|---:|---:|---:|---:|---:|\n");
   const std::string only = argc > 3 ? argv[3] : "";
-  // Every registered policy with its defaults, plus Gavel's other objectives.
+  // Every registered policy with its defaults, plus Gavel's other objectives
+  // and its space sharing.
   struct Variant {
     std::string name;
     PolicyParams params;
@@ -149,9 +150,11 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants;
   for (const std::string& name : policy_names()) {
     variants.push_back({name, {}});
-    if (name == "gavel")
+    if (name == "gavel") {
       for (const char* objective : {"finish_time_fairness", "makespan"})
         variants.push_back({name, {{"objective", objective}}});
+      variants.push_back({name, {{"space_sharing", "on"}}});
+    }
   }
   for (const auto& [name, params] : variants) {
     if (!only.empty() && name != only) continue;

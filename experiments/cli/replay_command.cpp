@@ -92,7 +92,8 @@ const char* replay_usage() {
          "             [--placement consolidated|first-fit|topology-aware|random]\n"
          "             [--format "
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
-         "             [--seed N] [--macro-iterations M] [--bad-rows skip|fail] [--quiet] [--hetero-split]\n"
+         "             [--seed N] [--macro-iterations M] [--quiet-rings] [--contended-macro-s S]\n"
+         "             [--bad-rows skip|fail] [--quiet] [--hetero-split]\n"
          "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
          "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
          "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai "
@@ -127,15 +128,23 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::vector<std::string> argv;
   PolicyParams policy_params = take_policy_params(all_argv, argv);
-  std::set<std::string> flags = {"--cluster",      "--trace",
-                                 "--out",          "--policy",
-                                 "--placement",    "--format",
-                                 "--seed",         "--macro-iterations",
-                                 "--bad-rows",     "--checkpoint-interval",
-                                 "--node-events",  "--revocation-rate",
-                                 "--failure-rate", "--node-down"};
+  std::set<std::string> flags = {"--cluster",
+                                 "--trace",
+                                 "--out",
+                                 "--policy",
+                                 "--placement",
+                                 "--format",
+                                 "--seed",
+                                 "--macro-iterations",
+                                 "--bad-rows",
+                                 "--checkpoint-interval",
+                                 "--node-events",
+                                 "--revocation-rate",
+                                 "--failure-rate",
+                                 "--node-down",
+                                 "--contended-macro-s"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
-  Args args(argv, flags, {"--quiet", "--hetero-split"});
+  Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings"});
   if (auto placement = args.get("--placement")) {
     if (!policy_params.emplace("placement", *placement).second)
       throw InputError("--placement and --policy-param placement=... both given");
@@ -155,6 +164,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   if (auto m = args.get("--macro-iterations"))
     options.macro_iterations = static_cast<int>(parse_integer("--macro-iterations", *m, 1));
   options.heterogeneous_split = args.has("--hetero-split");
+  options.quiet_rings = args.has("--quiet-rings");
   options.seed = seed;
   const auto non_negative = [&](const char* flag, double& out) {
     if (auto v = args.get(flag)) {
@@ -163,6 +173,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
     }
   };
   non_negative("--checkpoint-interval", options.checkpoint_interval_s);
+  non_negative("--contended-macro-s", options.contended_macro_s);
   non_negative("--revocation-rate", options.revocation_rate_per_node_hour);
   non_negative("--failure-rate", options.failure_rate_per_node_hour);
   if (auto v = args.get("--node-down")) {

@@ -12,6 +12,8 @@
 #include <tuple>
 #include <utility>
 
+#include "gavel_pairs.hpp"
+
 namespace vnsim {
 namespace {
 
@@ -82,6 +84,8 @@ double best_throughput(const GavelProblem& p, std::size_t m) {
 struct BaseLp {
   Lp lp;
   std::vector<std::vector<int>> column;  // column[m][j], -1 when T[m][j] = 0
+  std::vector<int> job_row;              // sum_j X[m][j] <= 1
+  std::vector<int> type_row;             // sum_m s_m X[m][j] <= n_j
 };
 
 // `copies[m]`: how many identical jobs row m stands for (empty: one each).
@@ -97,11 +101,13 @@ BaseLp base_lp(const GavelProblem& p, const std::function<double(std::size_t, st
         b.column[m][j] = b.lp.add_column(0, 1, cost(m, j));
   for (std::size_t m = 0; m < jobs; ++m) {
     const int row = b.lp.add_row(-kInf, 1);
+    b.job_row.push_back(row);
     for (std::size_t j = 0; j < types; ++j)
       if (b.column[m][j] >= 0) b.lp.set(row, b.column[m][j], 1);
   }
   for (std::size_t j = 0; j < types; ++j) {
     const int row = b.lp.add_row(-kInf, p.type_gpus[j]);
+    b.type_row.push_back(row);
     for (std::size_t m = 0; m < jobs; ++m)
       if (b.column[m][j] >= 0) b.lp.set(row, b.column[m][j], p.scale[m] * (copies.empty() ? 1 : copies[m]));
   }
@@ -142,7 +148,7 @@ std::optional<std::vector<std::vector<double>>> meet_needs(const GavelProblem& p
 GavelAllocation bisect(const GavelProblem& p, double lo,
                        const std::function<std::vector<double>(double)>& needs) {
   lo = std::max(lo, 1e-9);
-  if (auto x = meet_needs(p, needs(lo * (1 + 1e-9)))) return {std::move(*x), lo};
+  if (auto x = meet_needs(p, needs(lo * (1 + 1e-9)))) return {std::move(*x), lo, {}};
   double hi = lo * 2;
   std::optional<std::vector<std::vector<double>>> best;
   for (int i = 0; i < kMaxDoublings && !(best = meet_needs(p, needs(hi))); ++i) {
@@ -159,7 +165,7 @@ GavelAllocation bisect(const GavelProblem& p, double lo,
       lo = mid;
     }
   }
-  return {std::move(*best), hi};
+  return {std::move(*best), hi, {}};
 }
 
 void require_remaining(const GavelProblem& p) {
@@ -200,31 +206,39 @@ std::vector<double> gavel_isolated_throughput(const GavelProblem& p) {
 
 GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
   const std::vector<double> equal = gavel_equal_share_throughput(p);
-  // Jobs with the same throughput row, scale and weight are interchangeable
-  // in this LP, and averaging an optimum over them is again an optimum (the
-  // LP is convex and symmetric in them), so one row per class with the
-  // class size in the capacity rows gives the same value. Traces repeat a
-  // few job shapes, so this shrinks a 1,000-job LP to a few dozen rows.
-  using Key = std::tuple<std::vector<double>, int, double>;
+  const bool sharing = !p.sharing.family.empty();
+  if (sharing && p.sharing.family.size() != equal.size())
+    throw std::invalid_argument("gavel LP: sharing.family needs one entry per job");
+  // Jobs with the same throughput row, scale and weight (and, with space
+  // sharing, interference family) are interchangeable in this LP, and
+  // averaging an optimum over them is again an optimum (the LP is convex and
+  // symmetric in them), so one row per class with the class size in the
+  // capacity rows gives the same value. Traces repeat a few job shapes, so
+  // this shrinks a 1,000-job LP to a few dozen rows.
+  using Key = std::tuple<std::vector<double>, int, double, int>;
   std::map<Key, std::size_t> class_of_key;
   std::vector<std::size_t> class_of(equal.size());
   GavelProblem r;
   r.type_gpus = p.type_gpus;
-  std::vector<int> copies;
+  std::vector<int> copies, family;
   std::vector<double> class_equal;
   for (std::size_t m = 0; m < equal.size(); ++m) {
-    Key key{p.throughput[m], p.scale[m], weight_of(p, m)};
+    const int fam = sharing ? p.sharing.family[m] : -1;
+    Key key{p.throughput[m], p.scale[m], weight_of(p, m), fam};
     auto [it, added] = class_of_key.emplace(std::move(key), r.throughput.size());
     if (added) {
       r.throughput.push_back(p.throughput[m]);
       r.scale.push_back(p.scale[m]);
       r.weight.push_back(weight_of(p, m));
       copies.push_back(0);
+      family.push_back(fam);
       class_equal.push_back(equal[m]);
     }
     class_of[m] = it->second;
     ++copies[it->second];
   }
+  const std::vector<GavelPairCandidate> candidates =
+      sharing ? gavel_pair_candidates(r, family, copies, p.sharing) : std::vector<GavelPairCandidate>{};
 
   // Stage 1 finds the largest minimum t*. The optimum is rarely unique
   // (jobs above the minimum can take any split), and an arbitrary split makes
@@ -239,22 +253,42 @@ GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
         },
         copies);
     const int t = b.lp.add_column(second ? t_floor : 0, kInf, second ? 0 : -1);
+    std::vector<int> fair_row(class_equal.size(), -1);
+    std::vector<double> fair_coef(class_equal.size(), 0);
     for (std::size_t k = 0; k < class_equal.size(); ++k) {
       if (!(class_equal[k] > 0)) continue;  // runs nowhere: not part of the minimum
-      const double c = r.scale[k] / (r.weight[k] * class_equal[k]);
-      const int row = b.lp.add_row(0, kInf);  // c * thr_k(X) - t >= 0
+      fair_coef[k] = r.scale[k] / (r.weight[k] * class_equal[k]);
+      fair_row[k] = b.lp.add_row(0, kInf);  // c * thr_k(X) - t >= 0
       for (std::size_t j = 0; j < r.type_gpus.size(); ++j)
-        if (b.column[k][j] >= 0) b.lp.set(row, b.column[k][j], c * r.throughput[k][j]);
-      b.lp.set(row, t, -1);
+        if (b.column[k][j] >= 0) b.lp.set(fair_row[k], b.column[k][j], fair_coef[k] * r.throughput[k][j]);
+      b.lp.set(fair_row[k], t, -1);
     }
-    return std::make_pair(std::move(b), t);
+    // A pair column z is the time of all the class pair's job pairs summed;
+    // a job of class a spends (a == b ? 2 : 1) z / copies[a] of its time in
+    // them, at fa times its alone rate.
+    std::vector<int> pair_column;
+    for (const GavelPairCandidate& c : candidates) {
+      const std::size_t j = static_cast<std::size_t>(c.type);
+      const double share_a = (c.a == c.b ? 2.0 : 1.0) / copies[c.a];
+      const double share_b = 1.0 / copies[c.b];
+      const double rate_a = r.throughput[c.a][j] * c.fa, rate_b = r.throughput[c.b][j] * c.fb;
+      const double gain = rate_a / best_throughput(r, c.a) + rate_b / best_throughput(r, c.b);
+      const int col = b.lp.add_column(0, kInf, second ? -gain : 0.0);
+      pair_column.push_back(col);
+      b.lp.set(b.job_row[c.a], col, share_a);
+      if (c.b != c.a) b.lp.set(b.job_row[c.b], col, share_b);
+      b.lp.set(b.type_row[j], col, r.scale[c.a]);
+      if (fair_row[c.a] >= 0) b.lp.set(fair_row[c.a], col, fair_coef[c.a] * share_a * rate_a);
+      if (c.b != c.a && fair_row[c.b] >= 0) b.lp.set(fair_row[c.b], col, fair_coef[c.b] * share_b * rate_b);
+    }
+    return std::make_tuple(std::move(b), t, std::move(pair_column));
   };
-  auto [b, t] = build(false, 0);
+  auto [b, t, pair_column] = build(false, 0);
   auto sol = b.lp.solve();
   if (!sol) throw std::runtime_error("gavel LP: max-min fairness LP was not solved");
   const double best_min = (*sol)[t];
   // A relative slack keeps stage 2 feasible despite rounding in stage 1.
-  auto [b2, t2] = build(true, best_min * (1 - 1e-9));
+  auto [b2, t2, pair_column2] = build(true, best_min * (1 - 1e-9));
   if (auto sol2 = b2.lp.solve()) {
     b = std::move(b2);
     sol = std::move(sol2);
@@ -263,6 +297,14 @@ GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
   GavelAllocation out;
   out.value = best_min;
   for (std::size_t m = 0; m < equal.size(); ++m) out.x.push_back(class_x[class_of[m]]);
+  if (!sharing) return out;
+  std::vector<std::vector<std::size_t>> members(copies.size());
+  for (std::size_t m = 0; m < equal.size(); ++m) members[class_of[m]].push_back(m);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const GavelPairCandidate& c = candidates[i];
+    spread_pair_time(members[c.a], members[c.b], c.a == c.b, c.type,
+                     (*sol)[static_cast<std::size_t>(pair_column[i])], out.pairs);
+  }
   return out;
 }
 

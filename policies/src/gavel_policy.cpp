@@ -32,6 +32,9 @@ GavelPolicy::GavelPolicy(GavelParams params)
       throughput_(std::make_unique<TypeThroughput>(GpuCatalog::builtin(), ModelCatalog::builtin())) {
   if (!(params_.round_s > 0)) throw InputError("gavel: round_s must be > 0");
   if (!(params_.reset_s >= 0)) throw InputError("gavel: reset_s must be >= 0");
+  if (params_.space_sharing && params_.objective != GavelObjective::MaxMinFairness)
+    throw InputError("gavel: space_sharing=on is implemented for objective max_min_fairness only");
+  if (params_.partners_per_class < 1) throw InputError("gavel: partners_per_class must be >= 1");
 }
 
 GavelPolicy::~GavelPolicy() = default;
@@ -48,6 +51,8 @@ const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
 
 void GavelPolicy::account_time(const SchedulerInput& input) {
   const Cluster& cluster = input.view->cluster();
+  std::map<JobIndex, const JobSpec*> running_spec;
+  for (const RunningJob& r : input.running) running_spec[r.index] = r.spec;
   for (const RunningJob& r : input.running) {
     JobMemo& m = memo(r.index);
     const double from = std::max(r.start_s, m.accounted_until_s);
@@ -55,8 +60,18 @@ void GavelPolicy::account_time(const SchedulerInput& input) {
     const int type = placement_type(cluster, r.placement);
     if (!(input.now_s > from) || type < 0 || type >= static_cast<int>(m.time_s.size())) continue;
     const double dt = input.now_s - from;
-    m.time_s[type] += dt;
-    const double steps = dt * throughput_->steps_per_s(input.view->topology(), *r.spec, m.allowed, type);
+    // Time shared with a partner is the pair's (counted once, by the lower
+    // index), at the pair's rate.
+    const auto partner = running_spec.find(partner_of(*input.view, r));
+    double rate = throughput_->steps_per_s(input.view->topology(), *r.spec, m.allowed, type);
+    if (partner == running_spec.end()) {
+      m.time_s[type] += dt;
+    } else {
+      if (r.index < partner->first)
+        pair_time(r.index, partner->first, static_cast<int>(m.time_s.size()))[type] += dt;
+      rate *= pair_fraction(cluster, type, *r.spec, *partner->second);
+    }
+    const double steps = dt * rate;
     m.steps_done += steps;
     if (m.isolated_rate > 0) m.isolated_cum_s += steps / m.isolated_rate;
   }
@@ -74,6 +89,7 @@ void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& 
     p.since_start_s.push_back(std::max(0.0, input.now_s - a.spec->submit_s));
     p.isolated_cum_s.push_back(m.isolated_cum_s);
   }
+  if (params_.space_sharing) add_sharing(input, active, p);
   GavelAllocation alloc;
   switch (params_.objective) {
     case GavelObjective::MaxMinFairness:
@@ -91,6 +107,12 @@ void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& 
     JobMemo& m = memos_[active[i].index];
     m.x = std::move(alloc.x[i]);
     m.isolated_rate = isolated[i];
+  }
+  pair_x_.clear();
+  for (const GavelPairShare& s : alloc.pairs) {
+    std::vector<double>& x = pair_x_[std::minmax(active[s.a].index, active[s.b].index)];
+    x.resize(p.type_gpus.size(), 0);
+    x[static_cast<std::size_t>(s.type)] = s.x;
   }
   solved_for_.clear();
   for (const Active& a : active) solved_for_.push_back(a.index);
@@ -127,22 +149,29 @@ std::optional<Placement> GavelPolicy::place(FreeGpus& free, const Active& a, int
 
 namespace {
 
+constexpr std::size_t kAlone = std::numeric_limits<std::size_t>::max();
+constexpr JobIndex kNoPartner = std::numeric_limits<JobIndex>::max();
+constexpr long long kHalfGpu = kGpuMilli / 2;
+
 struct Pick {
   double priority;
   double x;
   std::size_t pos;
   int type;
-  double rate;  // the job's steps/s on the type
+  double rate;                   // the job's steps/s on the type
+  std::size_t partner = kAlone;  // space sharing: the pair's other job (pos)
 };
 
-// Highest priority first; ties by allocation, then job index, then the
-// job's faster type (so a job without an allocation yet starts where the
-// next LP will most likely keep it, not on the lowest-numbered type).
+// Highest priority first; ties by allocation, then job index (a pair by its
+// first job, then its second; a job alone before its pairs), then the job's
+// faster type (so a job without an allocation yet starts where the next LP
+// will most likely keep it, not on the lowest-numbered type).
 void sort_picks(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of) {
-  std::sort(picks.begin(), picks.end(), [&](const Pick& a, const Pick& b) {
-    return std::make_tuple(-a.priority, -a.x, index_of[a.pos], -a.rate, a.type) <
-           std::make_tuple(-b.priority, -b.x, index_of[b.pos], -b.rate, b.type);
-  });
+  auto key = [&](const Pick& p) {
+    const JobIndex second = p.partner == kAlone ? 0 : index_of[p.partner] + 1;
+    return std::make_tuple(-p.priority, -p.x, index_of[p.pos], second, -p.rate, p.type);
+  };
+  std::sort(picks.begin(), picks.end(), [&](const Pick& a, const Pick& b) { return key(a) < key(b); });
 }
 
 }  // namespace
@@ -150,7 +179,11 @@ void sort_picks(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of)
 std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std::vector<Active>& active) {
   const Cluster& cluster = input.view->cluster();
   const int types = static_cast<int>(cluster.gpu_types().size());
-  const std::vector<double> type_time = total_time_per_type(active, types);
+  std::vector<double> type_time = total_time_per_type(active, types);
+  if (params_.space_sharing) {
+    const std::vector<double> shared = pair_time_per_type(active, types);
+    for (int j = 0; j < types; ++j) type_time[j] += shared[j];
+  }
   std::vector<JobIndex> index_of;
   std::vector<Pick> picks;
   for (std::size_t pos = 0; pos < active.size(); ++pos) {
@@ -160,11 +193,14 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
       if (prio[j] > 0)
         picks.push_back(Pick{prio[j], memos_[active[pos].index].x[j], pos, j, active[pos].throughput[j]});
   }
+  for (const PairPick& p : pair_picks(active, type_time))
+    picks.push_back(Pick{p.priority, p.x, p.pos, p.type, p.rate, p.partner_pos});
   sort_picks(picks, index_of);
 
   std::vector<int> capacity(types);
   for (int j = 0; j < types; ++j) capacity[j] = cluster.gpu_count_of_type(cluster.gpu_types()[j]);
   std::vector<int> chosen(active.size(), -1);
+  std::vector<std::size_t> partner(active.size(), kAlone);
   std::vector<std::size_t> order;
   auto choose = [&](std::size_t pos, int j) {
     if (chosen[pos] >= 0 || capacity[j] < active[pos].spec->gpus) return;
@@ -172,7 +208,21 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
     capacity[j] -= active[pos].spec->gpus;
     order.push_back(pos);
   };
-  for (const Pick& p : picks) choose(p.pos, p.type);
+  // A pair holds one set of GPUs (both jobs have the same scale).
+  auto choose_pair = [&](std::size_t pos, std::size_t other, int j) {
+    if (chosen[pos] >= 0 || chosen[other] >= 0 || capacity[j] < active[pos].spec->gpus) return;
+    chosen[pos] = chosen[other] = j;
+    partner[pos] = other;
+    partner[other] = pos;
+    capacity[j] -= active[pos].spec->gpus;
+    order.push_back(pos);
+  };
+  for (const Pick& p : picks) {
+    if (p.partner == kAlone)
+      choose(p.pos, p.type);
+    else
+      choose_pair(p.pos, p.partner, p.type);
+  }
   // Work conservation: GPUs the allocation leaves unused go to the jobs left
   // out, in submission order, each on its fastest type that still has room.
   std::vector<std::size_t> by_index(active.size());
@@ -188,26 +238,51 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
       if (active[pos].throughput[j] > 0) choose(pos, j);
   }
 
+  // A running job keeps its GPUs only when chosen for the same type and the
+  // same partner (or none) it has now; a pair is therefore kept or left by
+  // both its jobs.
   std::vector<Decision> out;
+  std::vector<char> keeps(active.size(), 0);
   FreeGpus free(*input.view, input.running);
   for (std::size_t pos = 0; pos < active.size(); ++pos) {
     const RunningJob* r = active[pos].running;
-    if (r != nullptr && chosen[pos] != placement_type(cluster, r->placement)) {
-      out.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{r->index});
-      free.release(r->placement.gpus);
+    if (r == nullptr) continue;
+    const JobIndex now_with = partner_of(*input.view, *r);
+    const JobIndex chosen_with = partner[pos] == kAlone ? kNoPartner : active[partner[pos]].index;
+    if (chosen[pos] == placement_type(cluster, r->placement) && now_with == chosen_with) {
+      keeps[pos] = 1;
+      continue;
     }
+    out.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{r->index});
+    // Both jobs of a pair leave its GPUs: they are freed once.
+    if (now_with == kNoPartner || r->index < now_with) free.release(r->placement.gpus);
   }
   planned_.clear();
   for (std::size_t pos : order) {
     const RunningJob* r = active[pos].running;
-    if (r != nullptr) {
-      // A job moving to another type restarts in the engine's next call,
-      // after its preemption has been applied (fill() starts it first).
-      if (chosen[pos] != placement_type(cluster, r->placement)) planned_.emplace_back(r->index, chosen[pos]);
+    if (partner[pos] == kAlone) {
+      if (r != nullptr) {
+        // A job moving to another type (or leaving a pair) restarts in the
+        // engine's next call, after its preemption has been applied (fill()
+        // starts it first).
+        if (keeps[pos] == 0) planned_.emplace_back(r->index, chosen[pos]);
+        continue;
+      }
+      if (auto p = place(free, active[pos], chosen[pos]))
+        out.emplace_back(std::in_place_type<StartJob>, StartJob{active[pos].index, std::move(*p)});
       continue;
     }
-    if (auto p = place(free, active[pos], chosen[pos]))
-      out.emplace_back(std::in_place_type<StartJob>, StartJob{active[pos].index, std::move(*p)});
+    const std::size_t other = partner[pos];
+    if (keeps[pos] != 0 && keeps[other] != 0) continue;
+    // A new pair starts at once on half of each of the same GPUs; its jobs
+    // that ran were preempted above, so they are queued again by then.
+    if (auto gpus = place_pair(free, active[pos], active[other], chosen[pos])) {
+      for (std::size_t q : {pos, other})
+        out.emplace_back(
+            std::in_place_type<StartJob>,
+            StartJob{active[q].index, spread_virtual_nodes(*gpus, active[q].spec->effective_virtual_nodes()),
+                     kHalfGpu});
+    }
   }
   return out;
 }
@@ -300,6 +375,7 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
     if (input.now_s - last_reset_s_ >= params_.reset_s) {
       for (JobMemo& m : memos_)
         if (!m.time_s.empty()) m.time_s.assign(types, params_.round_s / 2);
+      pair_time_.clear();
       last_reset_s_ = input.now_s;
     }
   }

@@ -1,4 +1,5 @@
 #include <charconv>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -183,6 +184,15 @@ const std::vector<Entry>& registry() {
          p.reset_s = r.number("reset_s", p.reset_s);
          p.placement = r.text("placement", p.placement);
          p.seed = r.seed("seed");
+         const std::string sharing = r.text("space_sharing", "off");
+         if (sharing != "off" && sharing != "on")
+           throw InputError("policy 'gavel' parameter 'space_sharing': '" + sharing + "' is not on or off");
+         p.space_sharing = sharing == "on";
+         const double partners = r.number("partners_per_class", p.partners_per_class);
+         if (!(partners >= 1 && partners <= 1000) || partners != std::floor(partners))
+           throw InputError(
+               "policy 'gavel' parameter 'partners_per_class': must be a whole number in 1..1000");
+         p.partners_per_class = static_cast<int>(partners);
          return std::make_unique<GavelPolicy>(p);
        },
        {{"objective", "max_min_fairness",
@@ -190,7 +200,13 @@ const std::vector<Entry>& registry() {
         {"round_s", "360", "round length in seconds"},
         {"reset_s", "1920", "least time between resets of the per-type time counters"},
         kPlacementParam,
-        kSeedParam}},
+        kSeedParam,
+        {"space_sharing", "off",
+         "on: pairs of same-size jobs may share GPUs, half each, at the interference table's rates "
+         "(max_min_fairness only)"},
+        {"partners_per_class", "4",
+         "space sharing: best partner classes kept per class of identical jobs (caps the LP's pair "
+         "columns)"}}},
       {"themis",
        [](ParamReader& r) {
          ThemisParams p;

@@ -16,12 +16,15 @@ struct CompletionChannel {
   struct Finished {
     JobIndex job;
     int epoch;  // which launch of the job; a preempted launch's report is stale
+    // >= 0: the ring handed its job back to the controller (alone on its
+    // links again) after this many iterations instead of finishing.
+    long long handed_off_after = -1;
   };
   std::vector<Finished> finished;  // in the order the jobs finished
 
-  void report(JobIndex job, int epoch) {
+  void report(JobIndex job, int epoch, long long handed_off_after = -1) {
     mutex->lock();
-    finished.push_back(Finished{job, epoch});
+    finished.push_back(Finished{job, epoch, handed_off_after});
     wake->notify_all();
     mutex->unlock();
   }

@@ -69,14 +69,16 @@ struct ActorGroup {
 // ring_job.hpp), else k = ceil(iterations / M); the last one gets what is left.
 class MacroPlan {
  public:
-  MacroPlan(long long iterations, long long k, bool adaptive)
-      : iterations_(iterations), k_(k), adaptive_(adaptive) {}
+  // k_contended: the size of a macro-iteration that starts while another
+  // job shares one of the job's links (adaptive macro-iterations).
+  MacroPlan(long long iterations, long long k, long long k_contended)
+      : iterations_(iterations), k_(k), k_contended_(k_contended) {}
 
   // 0 once every iteration is planned.
   long long size(std::size_t index, bool contended) {
     while (index >= sizes_.size()) {
       if (planned_ >= iterations_) return 0;
-      const long long k = std::min(adaptive_ && contended ? 1 : k_, iterations_ - planned_);
+      const long long k = std::min(contended ? k_contended_ : k_, iterations_ - planned_);
       sizes_.push_back(k);
       planned_ += k;
     }
@@ -86,7 +88,7 @@ class MacroPlan {
  private:
   long long iterations_;
   long long k_;
-  bool adaptive_;
+  long long k_contended_;
   long long planned_ = 0;
   std::vector<long long> sizes_;
 };

@@ -117,8 +117,8 @@ std::shared_ptr<FlowJob> launch_layout_job(LayoutSimJob job, std::shared_ptr<Com
                            " ranks for layout " + describe(l));
   auto st = std::make_shared<LayoutState>();
   st->channel = std::move(channel);
-  st->plan =
-      std::make_unique<MacroPlan>(job.iterations, job.iterations_per_macro, job.per_iteration_when_contended);
+  st->plan = std::make_unique<MacroPlan>(job.iterations, job.iterations_per_macro,
+                                         job.iterations_per_macro_contended);
   std::string prefix = "j";  // built with += : GCC 12 -Wrestrict misfires on "literal" + std::string&&
   prefix += std::to_string(job.job);
   prefix += 'e';

@@ -27,8 +27,8 @@ struct LayoutSimJob {
   double dp_chunk_bytes = 0;     // per GPU and DP ring step
   long long iterations = 0;
   long long iterations_per_macro = 1;
-  bool per_iteration_when_contended = false;  // adaptive macro-iterations (flow_job.hpp)
-  double iteration_s = 0;                     // idle-network, to credit a preempted macro-iteration
+  long long iterations_per_macro_contended = 1;  // k while sharing a link (flow_job.hpp)
+  double iteration_s = 0;                        // idle-network, to credit a preempted macro-iteration
 };
 
 // Starts the actors (from inside the simulation). When the last rank is

@@ -30,10 +30,16 @@ bool share_a_link(const LinkUser& a, const LinkUser& b) {
 // simulation itself.
 void update_contention() {
   auto& users = live_users();
-  for (LinkUser* u : users) u->contended = false;
+  std::vector<char> was(users.size());
+  for (std::size_t u = 0; u < users.size(); ++u) {
+    was[u] = users[u]->contended;
+    users[u]->contended = false;
+  }
   for (std::size_t a = 0; a < users.size(); ++a)
     for (std::size_t b = a + 1; b < users.size(); ++b)
       if (share_a_link(*users[a], *users[b])) users[a]->contended = users[b]->contended = true;
+  for (std::size_t u = 0; u < users.size(); ++u)
+    if (!was[u] && users[u]->contended && users[u]->became_contended) users[u]->became_contended();
 }
 
 }  // namespace

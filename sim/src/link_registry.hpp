@@ -2,8 +2,10 @@
 // The live jobs whose traffic is on the network (rings, parameter-server and
 // layout jobs) and the links it crosses, so that each knows whether another
 // live job shares one of its links: what adaptive macro-iterations
-// (ReplayOptions::per_iteration_when_contended) switch on. One SimGrid
+// (ReplayOptions::shorten_macro_when_contended,
+// contended_macro_s) switch on. One SimGrid
 // engine per process, so one registry per process.
+#include <functional>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <vector>
@@ -14,6 +16,9 @@ struct LinkUser {
   std::vector<const simgrid::s4u::Link*> links;  // sorted and unique once registered
   bool contended = false;                        // another registered user shares a link
   bool registered = false;
+  // Called when another user's registration makes this one contended. It
+  // runs inside the registry's update, so it may only take note.
+  std::function<void()> became_contended;
 };
 
 // Appends the links of the route from a to b.

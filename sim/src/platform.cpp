@@ -4,6 +4,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 
+#include "gpu_energy_meter.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -50,7 +51,13 @@ sg4::NetZone* build_node(const Cluster& cluster, const GpuCatalog& catalog, Node
   for (GpuId g = info.first_gpu; g < info.first_gpu + info.gpu_count; ++g) {
     const std::string host_name = gpu_host_name(cluster, g);
     require_unused_name(host_name, "GPU");
-    sg4::Host* host = zone->create_host(host_name, host_speed(catalog, cluster.gpu(g).type));
+    const std::string& type = cluster.gpu(g).type;
+    // One pstate per GpuPowerState, all at the GPU's speed; the energy
+    // plugin (if enabled) reads the wattage property when the host is sealed.
+    sg4::Host* host =
+        zone->create_host(host_name, std::vector<double>(kGpuPowerStateCount, host_speed(catalog, type)));
+    host->set_property("wattage_per_state", gpu_wattage_per_state(catalog.at(type)));
+    host->set_property("wattage_off", "0");
     host->seal();
     sg4::Link* link =
         split_duplex(zone, host_name + "-nvl", spec.intra.bandwidth_Bps * spec.intra.efficiency * eff,

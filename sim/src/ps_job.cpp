@@ -116,7 +116,7 @@ void run_worker(PsState& st, std::size_t actor, std::size_t w) {
     st.boundary_s[w] = sg4::Engine::get_clock();
     while (st.claimed < st.job.iterations) {
       const long long k_max =
-          st.job.per_iteration_when_contended && st.net.contended ? 1 : st.job.iterations_per_macro;
+          st.net.contended ? st.job.iterations_per_macro_contended : st.job.iterations_per_macro;
       const long long k = std::min(k_max, st.job.iterations - st.claimed);
       st.claimed += k;
       worker_macro(st, actor, w, k, to_servers, from_servers);
@@ -206,8 +206,8 @@ std::shared_ptr<FlowJob> launch_ps_job(PsSimJob job, std::shared_ptr<CompletionC
   auto st = std::make_shared<PsState>();
   st->latency_s = max_latency(job);
   st->channel = std::move(channel);
-  st->plan =
-      std::make_unique<MacroPlan>(job.iterations, job.iterations_per_macro, job.per_iteration_when_contended);
+  st->plan = std::make_unique<MacroPlan>(job.iterations, job.iterations_per_macro,
+                                         job.iterations_per_macro_contended);
   for (sg4::Host* w : job.workers)
     for (sg4::Host* s : job.servers) {
       add_route_links(st->net.links, w, s);

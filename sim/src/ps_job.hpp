@@ -25,9 +25,9 @@ struct PsSimJob {
   // Synchronous: steps of every worker. Asynchronous: updates the servers
   // apply, whichever workers push them.
   long long iterations = 0;
-  long long iterations_per_macro = 1;         // per worker
-  bool per_iteration_when_contended = false;  // adaptive macro-iterations (flow_job.hpp)
-  double iteration_s = 0;                     // idle-network time per iteration, to credit a preempted macro
+  long long iterations_per_macro = 1;            // per worker
+  long long iterations_per_macro_contended = 1;  // k while sharing a link (flow_job.hpp)
+  double iteration_s = 0;  // idle-network time per iteration, to credit a preempted macro
 };
 
 // Starts the actors (from inside the simulation). When the last worker is

@@ -4,6 +4,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <stdexcept>
 
+#include "gpu_energy_meter.hpp"
 #include "network_config.hpp"
 #include "platform.hpp"
 #include "replay_controller.hpp"
@@ -17,19 +18,24 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
     throw std::invalid_argument(
         "ReplayOptions::macro_iterations must be >= 0 (0 = simulate every iteration)");
   simgrid::s4u::Engine& engine = sim::create_configured_engine();
+  sim::enable_gpu_energy_plugin();
   const sim::Platform platform = sim::build_platform(cluster, gpu_catalog);
   const Topology topology(cluster);
   const sim::ReplayInputs inputs{cluster, topology, gpu_catalog, models, jobs, policy, options};
   sim::ReplayRecorder recorder(jobs, options.progress);
   std::vector<sim::ReplayRecorder::GpuRate> rates;
   rates.reserve(static_cast<std::size_t>(cluster.gpu_count()));
+  std::vector<std::size_t> type_of_gpu;
   for (const GpuInfo& g : cluster.gpus()) {
     const GpuType& type = gpu_catalog.at(g.type);
     const bool spot = cluster.node_spec(g.node).spot;
     rates.push_back({static_cast<std::size_t>(cluster.type_index(g.type)), spot, type.busy_watts,
                      type.idle_watts, (spot ? type.spot_usd_per_gpu_hour : type.usd_per_gpu_hour) / 3600.0});
+    type_of_gpu.push_back(rates.back().type);
   }
   recorder.set_accounting(cluster.gpu_types(), std::move(rates));
+  sim::GpuEnergyMeter meter(platform, std::move(type_of_gpu), cluster.gpu_types().size());
+  recorder.set_listener(&meter);
   sim::ReplayController controller(inputs, platform, recorder);
 
   // An exception must not escape an actor (SimGrid would abort the process):
@@ -39,6 +45,7 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
     simgrid::s4u::Actor::create("controller", platform.gpu_hosts.at(0), [&] {
       try {
         controller.run();
+        meter.finish();  // now: the clock is still at the replay's last event
       } catch (...) {
         failure = std::current_exception();
         simgrid::s4u::Actor::kill_all();
@@ -47,6 +54,7 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
     engine.run();
   }
   if (failure) std::rethrow_exception(failure);
+  recorder.set_measured_energy(meter.busy_j(), meter.idle_j());
   if (!recorder.all_done())
     throw std::logic_error("replay ended with " + std::to_string(jobs.size() - recorder.jobs_done()) +
                            " jobs neither completed nor rejected");

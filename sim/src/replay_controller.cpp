@@ -107,8 +107,17 @@ void ReplayController::release_quiescent_jobs() {
 
 void ReplayController::process_completions(double now) {
   std::vector<AnalyticEnd> ends;
-  for (const auto& f : channel_->finished) ends.push_back(AnalyticEnd{now, f.job, f.epoch});
-  channel_->finished.clear();
+  // Swapped out first: taking a ring back may launch another one.
+  std::vector<CompletionChannel::Finished> reports;
+  reports.swap(channel_->finished);
+  for (const auto& f : reports) {
+    if (f.handed_off_after >= 0) {
+      take_back_ring(f.job, f.epoch, f.handed_off_after, now);
+    } else {
+      ends.push_back(AnalyticEnd{now, f.job, f.epoch});
+    }
+  }
+  wake_contended_quiet_rings(now);
   bool any = false;
   // A completion that speeds up a GPU co-tenant may move the co-tenant's end
   // to this instant or before: hence the loop until no end is due.
@@ -149,6 +158,7 @@ void ReplayController::finish_job(JobIndex job, double now) {
   s.iterations_done = in_.jobs[job].iterations;
   ++s.epoch;  // a ring's report racing a preemption-turned-completion is stale
   if (s.ring) stopped_rings_.push_back(std::move(s.ring));  // released once quiescent
+  stop_quiet_segment(s);
   if (s.flow) stopped_flows_.push_back(std::move(s.flow));
   last_event_s_ = std::max(last_event_s_, now);
 }

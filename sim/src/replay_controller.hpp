@@ -24,6 +24,7 @@
 #include "alone_estimate.hpp"
 #include "completion_channel.hpp"
 #include "flow_job.hpp"
+#include "link_registry.hpp"
 #include "platform.hpp"
 #include "replay_recorder.hpp"
 #include "ring_job.hpp"
@@ -85,6 +86,13 @@ class ReplayController {
     double rate_since_s = 0;
     bool slowed_this_run = false;  // ran below rate 1 at some point of this run
     std::shared_ptr<RingState> ring;
+    // Quiet ring (replay_quiet_rings.cpp): a ring job alone on its links is
+    // timed analytically while this is registered; iterations the current
+    // run did in earlier segments (quiet or actors), and when the current
+    // segment began.
+    std::unique_ptr<LinkUser> quiet;
+    long long run_banked_iterations = 0;
+    double segment_start_s = 0;
     std::shared_ptr<FlowJob> flow;  // a parameter-server or layout job's actors (replay_flow_jobs.cpp)
   };
   struct AnalyticEnd {
@@ -143,8 +151,22 @@ class ReplayController {
   bool any_node_down() const;
   void finish_job(JobIndex job, double now);
   void requeue(JobIndex job);
-  void launch_ring(JobIndex job, const Placement& placement);
+  void launch_ring(JobIndex job, const Placement& placement, double head_start_s = 0);
+  // Quiet rings (replay_quiet_rings.cpp).
+  bool quiet_rings_on() const;
+  void run_ring(JobIndex job, double now);
+  bool start_quiet_segment(JobIndex job, double now);
+  void leave_quiet_segment(JobIndex job, double now);
+  void wake_contended_quiet_rings(double now);
+  void take_back_ring(JobIndex job, int epoch, long long iterations, double now);
+  void stop_quiet_segment(JobState& s);
+  long long quiet_iterations_done(const JobState& s, double now) const;
+  double quiet_ring_rate(JobIndex job) const;
+  std::vector<JobIndex> quiet_rings_woken_;
   void launch_flow_job(JobIndex job);  // replay_flow_jobs.cpp
+  // k of a contended macro-iteration for a job whose uncontended k is `k`
+  // (ReplayOptions::contended_macro_s).
+  long long contended_k(long long k, double iteration_s) const;
   // GPU sharing (replay_sharing.cpp).
   void check_share(const StartJob& d, const std::vector<GpuId>& gpus) const;
   double gpu_rate(JobIndex job, GpuId g) const;
@@ -176,7 +198,6 @@ class ReplayController {
   std::vector<std::shared_ptr<FlowJob>> stopped_flows_;  // likewise
   std::priority_queue<PendingNodeEvent, std::vector<PendingNodeEvent>, std::greater<>> node_events_;
   std::vector<double> down_until_;  // per node; -1 while up
-  std::vector<double> down_since_;
   std::vector<NodeId> spot_nodes_;
   std::mt19937_64 rng_;
   std::optional<double> timer_s_;

@@ -59,7 +59,7 @@ void ReplayController::refresh_running(double now) {
     const JobState& s = state_[r.index];
     r.attained_gpu_s =
         s.attained_gpu_s + static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
-    double end = s.analytic_end_s >= 0 ? s.analytic_end_s : s.run_start_s + s.estimated_total_s;
+    double end = s.analytic_end_s >= 0 ? s.analytic_end_s : s.segment_start_s + s.estimated_total_s;
     if (s.phase == Phase::SettingUp) end = std::max(now, s.setup_end_s) + s.estimated_total_s;
     r.estimated_remaining_s = std::max(0.0, end - now);
   }
@@ -135,6 +135,8 @@ void ReplayController::begin_run(JobIndex job, double now) {
   JobState& s = state_[job];
   estimate_run(job);
   s.run_start_s = now;
+  s.segment_start_s = now;
+  s.run_banked_iterations = 0;
   s.setup_end_s = -1;
   s.phase = Phase::Running;
   start_at_rate(job, now);
@@ -150,8 +152,9 @@ void ReplayController::begin_run(JobIndex job, double now) {
     if (uses_layout(in_.jobs[job]) || is_parameter_server_job(in_.jobs[job])) {
       launch_flow_job(job);
     } else {
-      launch_ring(job, s.placement);
+      run_ring(job, now);
     }
+    wake_contended_quiet_rings(now);  // the new traffic may share their links
   }
 }
 
@@ -215,7 +218,7 @@ void ReplayController::reject_job(const RejectJob& d, double now) {
   recorder_.rejected(d.job, now, d.reason);
 }
 
-void ReplayController::launch_ring(JobIndex job, const Placement& placement) {
+void ReplayController::launch_ring(JobIndex job, const Placement& placement, double head_start_s) {
   const JobSpec& spec = in_.jobs[job];
   const ModelParams& model = in_.models.at(spec.model);
   const double local_batch = static_cast<double>(batch_of(job)) / virtual_nodes_of(job);
@@ -224,9 +227,14 @@ void ReplayController::launch_ring(JobIndex job, const Placement& placement) {
   ring.epoch = state_[job].epoch;
   ring.gradient_bytes = model.gradient_bytes;
   ring.overlap_fraction = model.overlap_fraction;
-  ring.per_iteration_when_contended = in_.options.per_iteration_when_contended;
-  ring.iterations = spec.iterations - state_[job].iterations_done;
+  ring.iterations = spec.iterations - state_[job].iterations_done - state_[job].run_banked_iterations;
   ring.iterations_per_macro = iterations_per_macro(ring.iterations, in_.options.macro_iterations);
+  ring.hand_off_when_alone = quiet_rings_on();
+  ring.head_start_s = head_start_s;
+  if (head_start_s > 0)
+    ring.allreduce_s =
+        iteration_time(in_.topology, in_.gpu_catalog, model, placement, batch_of(job)).allreduce_s;
+  ring.iterations_per_macro_contended = contended_k(ring.iterations_per_macro, state_[job].iteration_s);
   for (std::size_t r = 0; r < placement.gpus.size(); ++r) {
     simgrid::s4u::Host* host = platform_.gpu_hosts.at(placement.gpus[r]);
     const double speed = in_.gpu_catalog.at(in_.cluster.gpu(placement.gpus[r]).type).speed_for(model.name);

@@ -67,16 +67,21 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
   const bool checkpointed = lose_since_checkpoint && interval > 0;
   const double kept_s = checkpointed ? std::floor(elapsed / interval) * interval : elapsed;
   long long done_now = 0;
-  if (s.ring) {
+  if (s.ring || s.quiet) {
     if (progressing) {
-      const long long all = ring_iterations_done(*s.ring, now, s.iteration_s);
+      const long long all =
+          s.run_banked_iterations +
+          (s.ring ? ring_iterations_done(*s.ring, now, s.iteration_s) : quiet_iterations_done(s, now));
       done_now = !checkpointed ? all
                  : elapsed > 0
                      ? static_cast<long long>(std::floor(static_cast<double>(all) * kept_s / elapsed))
                      : 0;
     }
-    stop_ring_job(*s.ring);
-    stopped_rings_.push_back(std::move(s.ring));
+    if (s.ring) {
+      stop_ring_job(*s.ring);
+      stopped_rings_.push_back(std::move(s.ring));
+    }
+    stop_quiet_segment(s);
   } else if (s.flow) {
     if (progressing) {
       const long long all = s.flow->iterations_done(now);
@@ -97,6 +102,7 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
   }
   if (checkpointed && elapsed > kept_s) recorder_.lost_work(job, elapsed - kept_s);
   s.iterations_done = std::min<long long>(spec.iterations, s.iterations_done + std::max(0LL, done_now));
+  s.run_banked_iterations = 0;
   ++s.epoch;  // the stopped run's pending end (heap entry or report) is now stale
   s.analytic_end_s = -1;
   s.setup_end_s = -1;

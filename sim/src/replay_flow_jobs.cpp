@@ -34,7 +34,7 @@ void ReplayController::launch_flow_job(JobIndex job) {
     sim.iterations_per_macro =
         iterations_per_macro(sim.async ? (iterations + workers - 1) / workers : iterations, m);
     sim.iteration_s = s.iteration_s;
-    sim.per_iteration_when_contended = in_.options.per_iteration_when_contended;
+    sim.iterations_per_macro_contended = contended_k(sim.iterations_per_macro, s.iteration_s);
     s.flow = launch_ps_job(std::move(sim), channel_);
     return;
   }
@@ -53,8 +53,13 @@ void ReplayController::launch_flow_job(JobIndex job) {
   sim.iterations = iterations;
   sim.iterations_per_macro = iterations_per_macro(iterations, m);
   sim.iteration_s = s.iteration_s;
-  sim.per_iteration_when_contended = in_.options.per_iteration_when_contended;
+  sim.iterations_per_macro_contended = contended_k(sim.iterations_per_macro, s.iteration_s);
   s.flow = launch_layout_job(std::move(sim), channel_);
+}
+
+long long ReplayController::contended_k(long long k, double iteration_s) const {
+  return contended_iterations_per_macro(k, in_.options.shorten_macro_when_contended,
+                                        in_.options.contended_macro_s, iteration_s);
 }
 
 }  // namespace vnsim::sim

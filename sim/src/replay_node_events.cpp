@@ -29,7 +29,6 @@ void ReplayController::init_node_events() {
   const ReplayOptions& o = in_.options;
   const int nodes = in_.cluster.node_count();
   down_until_.assign(static_cast<std::size_t>(nodes), -1);
-  down_since_.assign(static_cast<std::size_t>(nodes), -1);
   for (const NodeInfo& n : in_.cluster.nodes())
     if (in_.cluster.node_spec(n.id).spot) spot_nodes_.push_back(n.id);
   for (const NodeEvent& e : o.node_events) {
@@ -87,9 +86,8 @@ void ReplayController::process_node_events(double now) {
       std::vector<GpuId> gpus(static_cast<std::size_t>(node.gpu_count));
       for (int i = 0; i < node.gpu_count; ++i) gpus[static_cast<std::size_t>(i)] = node.first_gpu + i;
       view_.release(gpus, in_.jobs.size());
-      recorder_.node_down(gpus, down_since_[n], e.time_s);
+      recorder_.node_returned(gpus, e.time_s);
       down_until_[n] = -1;
-      down_since_[n] = -1;
       continue;
     }
     if (e.kind == kRandomRevocation || e.kind == kRandomFailure) {
@@ -129,8 +127,8 @@ void ReplayController::take_node_down(NodeId node_id, double now, double down_s)
   std::vector<GpuId> gpus(static_cast<std::size_t>(node.gpu_count));
   for (int i = 0; i < node.gpu_count; ++i) gpus[static_cast<std::size_t>(i)] = node.first_gpu + i;
   view_.allocate(gpus, in_.jobs.size());  // the placeholder owner: one past the last job
+  recorder_.node_left(gpus, now);
   down_until_[n] = until;
-  down_since_[n] = now;
   node_events_.push(PendingNodeEvent{until, kReturn, node_id, 0});
 }
 

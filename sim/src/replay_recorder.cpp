@@ -1,9 +1,22 @@
 #include "replay_recorder.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace vnsim::sim {
+namespace {
+
+// Sorted a minus sorted b.
+std::vector<GpuId> minus(const std::vector<GpuId>& a, const std::vector<GpuId>& b) {
+  std::vector<GpuId> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+}  // namespace
 
 ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs,
                                std::function<void(std::size_t, std::size_t)> progress)
@@ -31,6 +44,7 @@ void ReplayRecorder::started(JobIndex job, double now_s, const std::vector<GpuId
   held_since_[job] = now_s;
   held_milli_[job] = milli;
   result_.allocations.push_back(AllocationEvent{now_s, job, true, gpus, milli});
+  if (listener_ != nullptr) listener_->taken(gpus);
 }
 
 // Closes the job's current holding of `gpus`: attained service, energy, cost.
@@ -57,6 +71,7 @@ void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<Gpu
   JobRecord& rec = result_.jobs.at(job);
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " completed without holding GPUs");
   hold_ended(job, gpus, now_s);
+  if (listener_ != nullptr) listener_->released(gpus);
   rec.finish_s = now_s;
   rec.state = FinalState::Completed;
   rec.reason.clear();
@@ -68,6 +83,7 @@ void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<Gpu
   JobRecord& rec = result_.jobs.at(job);
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " preempted without holding GPUs");
   hold_ended(job, gpus, now_s);
+  if (listener_ != nullptr) listener_->released(gpus);
   ++rec.restarts;
   result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus, held_milli_[job]});
 }
@@ -83,6 +99,13 @@ void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId
   std::sort(rec.gpus.begin(), rec.gpus.end());
   held_since_[job] = now_s;
   result_.allocations.push_back(AllocationEvent{now_s, job, true, new_gpus, held_milli_[job]});
+  if (listener_ != nullptr) {
+    // GPUs kept across the resize stay held: no power-state change for them.
+    std::vector<GpuId> old_sorted = old_gpus;
+    std::sort(old_sorted.begin(), old_sorted.end());
+    listener_->released(minus(old_sorted, rec.gpus));
+    listener_->taken(minus(rec.gpus, old_sorted));
+  }
 }
 
 void ReplayRecorder::lost_work(JobIndex job, double seconds) {
@@ -97,8 +120,28 @@ void ReplayRecorder::set_accounting(std::vector<std::string> type_names, std::ve
   for (const GpuRate& r : rates_) ++result_.usage.per_type.at(r.type).gpus;
 }
 
-void ReplayRecorder::node_down(const std::vector<GpuId>& gpus, double from_s, double to_s) {
-  for (GpuId g : gpus) downs_.push_back(DownInterval{g, from_s, to_s});
+void ReplayRecorder::node_left(const std::vector<GpuId>& gpus, double now_s) {
+  for (GpuId g : gpus) downs_.push_back(DownInterval{g, now_s, std::numeric_limits<double>::infinity()});
+  if (listener_ != nullptr) listener_->went_down(gpus);
+}
+
+void ReplayRecorder::node_returned(const std::vector<GpuId>& gpus, double now_s) {
+  for (GpuId g : gpus) {
+    // A GPU's latest interval is its open one (a node is down at most once at a time).
+    auto open =
+        std::find_if(downs_.rbegin(), downs_.rend(), [g](const DownInterval& d) { return d.gpu == g; });
+    if (open == downs_.rend() || open->to_s != std::numeric_limits<double>::infinity())
+      throw std::logic_error("GPU " + std::to_string(g) + " returned without having left");
+    open->to_s = now_s;
+  }
+  if (listener_ != nullptr) listener_->came_up(gpus);
+}
+
+void ReplayRecorder::set_measured_energy(std::vector<double> busy_j, std::vector<double> idle_j) {
+  if (busy_j.size() != result_.usage.per_type.size() || idle_j.size() != result_.usage.per_type.size())
+    throw std::logic_error("measured energy must have one value per GPU type");
+  measured_busy_j_ = std::move(busy_j);
+  measured_idle_j_ = std::move(idle_j);
 }
 
 // Idle time = capacity over [0, span] minus busy and down time, per type.
@@ -115,6 +158,10 @@ void ReplayRecorder::finish_usage(double span_s) {
     const double capacity = static_cast<double>(u.gpus) * span_s;
     u.idle_gpu_s = std::max(0.0, capacity - u.on_demand_busy_gpu_s - u.spot_busy_gpu_s - u.down_gpu_s);
     u.idle_energy_j = idle_watts[t] * u.idle_gpu_s;
+    if (!measured_busy_j_.empty()) {
+      u.busy_energy_j = measured_busy_j_[t];
+      u.idle_energy_j = measured_idle_j_[t];
+    }
   }
 }
 

@@ -12,6 +12,18 @@
 
 namespace vnsim::sim {
 
+// Told, at the simulated time it happens, of every change in which GPUs jobs
+// hold and which are up: the SimGrid energy meter (gpu_energy_meter.hpp)
+// listens, so the recorder itself stays free of SimGrid.
+class GpuStateListener {
+ public:
+  virtual ~GpuStateListener() = default;
+  virtual void taken(const std::vector<GpuId>& gpus) = 0;     // one more tenant on each
+  virtual void released(const std::vector<GpuId>& gpus) = 0;  // one tenant fewer on each
+  virtual void went_down(const std::vector<GpuId>& gpus) = 0;
+  virtual void came_up(const std::vector<GpuId>& gpus) = 0;
+};
+
 class ReplayRecorder {
  public:
   ReplayRecorder(const std::vector<JobSpec>& jobs, std::function<void(std::size_t, std::size_t)> progress);
@@ -38,8 +50,14 @@ class ReplayRecorder {
     double usd_per_s = 0;
   };
   void set_accounting(std::vector<std::string> type_names, std::vector<GpuRate> per_gpu);
-  // A node's GPUs were out of the cluster during [from_s, to_s).
-  void node_down(const std::vector<GpuId>& gpus, double from_s, double to_s);
+  // A node's GPUs left the cluster at `now_s` / came back at `now_s`; a node
+  // still down at the end counts as down until then.
+  void node_left(const std::vector<GpuId>& gpus, double now_s);
+  void node_returned(const std::vector<GpuId>& gpus, double now_s);
+  void set_listener(GpuStateListener* listener) { listener_ = listener; }
+  // Cluster energy measured by the SimGrid plugin, per GPU type (same order
+  // as type_names): replaces the analytic busy and idle energy in take().
+  void set_measured_energy(std::vector<double> busy_j, std::vector<double> idle_j);
   void job_revoked() { ++result_.usage.jobs_revoked; }
   void node_event() { ++result_.usage.node_events; }
 
@@ -58,7 +76,9 @@ class ReplayRecorder {
     double from_s, to_s;
   };
   std::vector<GpuRate> rates_;
-  std::vector<DownInterval> downs_;
+  std::vector<DownInterval> downs_;  // to_s = infinity while still down
+  GpuStateListener* listener_ = nullptr;
+  std::vector<double> measured_busy_j_, measured_idle_j_;  // empty: keep the analytic energy
 
   ReplayResult result_;
   std::vector<double> held_since_;  // start of the current allocation, -1 when none

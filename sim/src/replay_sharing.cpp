@@ -74,7 +74,7 @@ void ReplayController::start_at_rate(JobIndex job, double now) {
 void ReplayController::update_rate(JobIndex job, double now) {
   JobState& s = state_[job];
   if (s.phase != Phase::Running) return;  // a job setting up takes its speed when it begins
-  const double rate = sharing_rate(job);
+  const double rate = s.quiet ? quiet_ring_rate(job) : sharing_rate(job);
   if (s.ring) {
     for (std::size_t r = 0; r < s.placement.gpus.size(); ++r)
       set_ring_rank_rate(*s.ring, r, gpu_rate(job, s.placement.gpus[r]));

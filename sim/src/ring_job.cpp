@@ -19,8 +19,17 @@ namespace sg4 = simgrid::s4u;
 
 namespace vnsim::sim {
 
+// Fractions of the first iteration's work already done: the compute before
+// the all-reduce, the compute overlapped with it, and the all-reduce.
+struct HeadStart {
+  double compute = 0;
+  double overlapped = 0;
+  double allreduce = 0;
+};
+
 struct RingState {
   RingJob job;
+  HeadStart head;
   std::vector<sg4::Mailbox*> inboxes;  // inboxes[r]: what rank r receives
   double hop_latency_s = 0;            // largest route latency over the ring's hops
   std::size_t ranks_running = 0;
@@ -48,27 +57,17 @@ struct RingState {
 
 namespace {
 
-std::vector<const sg4::Link*> ring_links(const std::vector<sg4::Host*>& ranks) {
-  std::vector<const sg4::Link*> out;
-  std::vector<sg4::Link*> links;
-  for (std::size_t r = 0; r < ranks.size(); ++r) {
-    double latency = 0;
-    links.clear();
-    ranks[r]->route_to(ranks[(r + 1) % ranks.size()], links, &latency);
-    out.insert(out.end(), links.begin(), links.end());
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-// k of macro-iteration `index` starting after `done` iterations.
+// k of macro-iteration `index` starting after `done` iterations; 0 = hand
+// the job back to the controller here (RingJob::hand_off_when_alone).
 long long macro_size(RingState& state, std::size_t index, long long done) {
   if (index == state.k_of_macro.size()) {
     const RingJob& job = state.job;
-    const long long k =
-        job.per_iteration_when_contended && state.net.contended ? 1 : job.iterations_per_macro;
-    state.k_of_macro.push_back(std::min(k, job.iterations - done));
+    if (job.hand_off_when_alone && index > 0 && !state.net.contended) {
+      state.k_of_macro.push_back(0);
+    } else {
+      const long long k = state.net.contended ? job.iterations_per_macro_contended : job.iterations_per_macro;
+      state.k_of_macro.push_back(std::min(k, job.iterations - done));
+    }
   }
   return state.k_of_macro[index];
 }
@@ -90,8 +89,9 @@ double max_hop_latency(const std::vector<sg4::Host*>& ranks) {
 // latency once, so the rank sleeps for the other k*2(N-1)-1 latencies; the
 // comm on the slowest hop gates every rank, which gives the analytic
 // k*2(N-1)*(hop_latency + S/(N*bandwidth)) on an idle network.
-void run_iterations(const std::shared_ptr<RingState>& state, std::size_t rank, sg4::Mailbox* next,
-                    sg4::Mailbox* mine) {
+// Returns the iterations done when the ring hands off, -1 when it ran them all.
+long long run_iterations(const std::shared_ptr<RingState>& state, std::size_t rank, sg4::Mailbox* next,
+                         sg4::Mailbox* mine) {
   static int token = 0;  // payload is irrelevant; only the simulated size matters
   const RingJob& job = state->job;
   const auto n = static_cast<double>(job.ranks.size());
@@ -99,19 +99,25 @@ void run_iterations(const std::shared_ptr<RingState>& state, std::size_t rank, s
   std::size_t macro = 0;
   for (long long done = 0; done < job.iterations; ++macro) {
     const long long k = macro_size(*state, macro, done);
+    if (k == 0) return done;  // every rank stops at the same boundary
     state->current_k[rank] = k;
     const auto kd = static_cast<double>(k);
+    // The first iteration may be partly done already (RingJob::head_start_s):
+    // phase 1 (the compute before the all-reduce) and phase 2 (the overlapped
+    // compute and the all-reduce) each go on from where they were.
+    const HeadStart head = macro == 0 ? state->head : HeadStart{};
     // The overlappable tail of the compute runs as an activity beside the
     // ring traffic, so the macro-iteration lasts (1-f)*C + max(f*C, A).
-    const double flops = kd * job.flops_per_iteration[rank] / job.compute_rate[rank];
-    const double overlapped_flops = job.overlap_fraction * flops;
-    sg4::this_actor::execute(flops - overlapped_flops);
+    const double flops = job.flops_per_iteration[rank] / job.compute_rate[rank];
+    const double f = job.overlap_fraction;
+    sg4::this_actor::execute((kd - head.compute) * (1 - f) * flops);
+    const double overlapped_flops = (kd - head.overlapped) * f * flops;
     if (overlapped_flops > 0) state->execs[rank] = sg4::this_actor::exec_async(overlapped_flops);
-    const double bytes = kd * steps_per_iteration / n * job.gradient_bytes;
+    const double bytes = (kd - head.allreduce) * steps_per_iteration / n * job.gradient_bytes;
     state->sends[rank] = next->put_async(&token, static_cast<uint64_t>(bytes + 0.5));
     mine->get<int>();
     state->sends[rank]->wait();  // stays referenced until complete (simgrid.md §8.2)
-    const double latency_left = (kd * steps_per_iteration - 1) * state->hop_latency_s;
+    const double latency_left = ((kd - head.allreduce) * steps_per_iteration - 1) * state->hop_latency_s;
     if (latency_left > 0) sg4::this_actor::sleep_for(latency_left);
     if (state->execs[rank]) {
       state->execs[rank]->wait();
@@ -121,6 +127,7 @@ void run_iterations(const std::shared_ptr<RingState>& state, std::size_t rank, s
     state->done_per_rank[rank] = done;
     state->boundary_s[rank] = sg4::Engine::get_clock();
   }
+  return -1;
 }
 
 void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
@@ -128,8 +135,9 @@ void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
   sg4::Mailbox* next = state->inboxes[(rank + 1) % job.ranks.size()];
   sg4::Mailbox* mine = state->inboxes[rank];
 
+  long long handed_off_after = -1;
   try {
-    run_iterations(state, rank, next, mine);
+    handed_off_after = run_iterations(state, rank, next, mine);
   } catch (const simgrid::NetworkFailureException&) {
     // A stopped job's peers die mid-comm; only then is the failure expected.
     if (!state->stopped) throw;
@@ -138,16 +146,38 @@ void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
   state->rank_finished[rank] = 1;
   if (--state->ranks_running == 0 && !state->stopped) {
     unregister_link_user(state->net);
-    state->channel->report(job.job, job.epoch);
+    state->channel->report(job.job, job.epoch, handed_off_after);
   }
 }
 
 }  // namespace
 
+std::vector<const sg4::Link*> ring_route_links(const std::vector<sg4::Host*>& ranks) {
+  std::vector<const sg4::Link*> out;
+  std::vector<sg4::Link*> links;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    double latency = 0;
+    links.clear();
+    ranks[r]->route_to(ranks[(r + 1) % ranks.size()], links, &latency);
+    out.insert(out.end(), links.begin(), links.end());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 long long iterations_per_macro(long long iterations, int macro_iterations) {
   if (iterations <= 0) return 1;
   if (macro_iterations <= 0) return 1;
   return (iterations + macro_iterations - 1) / macro_iterations;
+}
+
+long long contended_iterations_per_macro(long long k, bool adaptive, double contended_macro_s,
+                                         double iteration_s) {
+  if (!adaptive) return k;
+  if (!(iteration_s > 0) || !(contended_macro_s > iteration_s)) return 1;
+  const double fit = std::floor(contended_macro_s / iteration_s);
+  return fit >= static_cast<double>(k) ? k : std::max(1LL, static_cast<long long>(fit));
 }
 
 std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<CompletionChannel> channel) {
@@ -173,9 +203,26 @@ std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<Completi
   state->sends.resize(n);
   state->execs.resize(n);
   state->current_k.assign(n, 1);
-  state->net.links = ring_links(job.ranks);
+  state->net.links = ring_route_links(job.ranks);
   if (job.compute_rate.empty()) job.compute_rate.assign(n, 1.0);
   if (job.compute_rate.size() != n) throw std::logic_error("ring job: one compute rate per rank needed");
+  if (job.head_start_s > 0) {
+    // On an idle network the step is (1-f)C, then f*C beside the all-reduce
+    // A, C being the slowest rank's compute (perf_model.hpp).
+    double slowest = 0;
+    for (std::size_t r = 0; r < n; ++r)
+      slowest =
+          std::max(slowest, job.flops_per_iteration[r] / job.ranks[r]->get_speed() / job.compute_rate[r]);
+    const double f = job.overlap_fraction;
+    const double before = (1 - f) * slowest;
+    const double t = job.head_start_s;
+    const auto share = [](double done, double length) {
+      return length > 0 ? std::clamp(done / length, 0.0, 1.0) : 1.0;
+    };
+    state->head.compute = share(t, before);
+    state->head.overlapped = share(t - before, f * slowest);
+    state->head.allreduce = t > before ? share(t - before, job.allreduce_s) : 0.0;
+  }
   state->job = std::move(job);
   register_link_user(state->net);
   for (std::size_t r = 0; r < n; ++r)

@@ -6,6 +6,7 @@
 // traffic with the right duty cycle at a cost that does not grow with k.
 #include <memory>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
 #include <vector>
 
 #include "completion_channel.hpp"
@@ -26,16 +27,35 @@ struct RingJob {
   double overlap_fraction = 0;
   long long iterations = 0;
   long long iterations_per_macro = 1;  // k
-  // Adaptive macro-iterations: while the ring shares a link with another
-  // running ring, its macro-iterations are single iterations (k = 1), so
-  // contention is simulated iteration by iteration; alone on its links a
-  // ring is exact for any k (docs/PERFORMANCE.md).
-  bool per_iteration_when_contended = false;
+  // Adaptive macro-iterations: a macro-iteration that starts while the ring
+  // shares a link with another running job has this many iterations
+  // (contended_iterations_per_macro), so contention is simulated at a fine
+  // grain; alone on its links a ring is exact for any k
+  // (docs/PERFORMANCE.md).
+  long long iterations_per_macro_contended = 1;
+  // Quiet rings (docs/PERFORMANCE.md): at a macro-iteration boundary after
+  // the first, a ring alone on its links stops and reports the iterations
+  // it did with the `handed_off_after` field of its report, so the
+  // controller can time the rest analytically.
+  bool hand_off_when_alone = false;
+  // Seconds of the first iteration already done at idle-network speed (a
+  // quiet segment that ended mid-iteration), and that iteration's length.
+  double head_start_s = 0;
+  double allreduce_s = 0;  // the idle-network all-reduce of one iteration
 };
+
+// The links a ring over `ranks` (in ring order) crosses, sorted and unique.
+std::vector<const simgrid::s4u::Link*> ring_route_links(const std::vector<simgrid::s4u::Host*>& ranks);
 
 // k = ceil(iterations / M); M <= 0 means one iteration per macro-iteration
 // (every iteration simulated: the reference for fidelity studies).
 long long iterations_per_macro(long long iterations, int macro_iterations);
+
+// k while contended: as many whole iterations of idle-network length
+// `iteration_s` as fit in `contended_macro_s` (at least 1, at most k);
+// `adaptive` false keeps k (plain macro-iterations).
+long long contended_iterations_per_macro(long long k, bool adaptive, double contended_macro_s,
+                                         double iteration_s);
 
 // The live state of one launched ring job (opaque outside ring_job.cpp).
 struct RingState;

@@ -70,7 +70,7 @@ Scripted scenario() {
   return s;
 }
 
-std::vector<double> finish_times_in_child(int macro_iterations, bool per_iteration_when_contended) {
+std::vector<double> finish_times_in_child(int macro_iterations, bool shorten_macro_when_contended) {
   std::fflush(stdout);  // or the child inherits and prints the buffered lines again
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
@@ -83,7 +83,7 @@ std::vector<double> finish_times_in_child(int macro_iterations, bool per_iterati
       testing::ScriptedPolicy policy(s.plan);
       ReplayOptions opts;
       opts.macro_iterations = macro_iterations;
-      opts.per_iteration_when_contended = per_iteration_when_contended;
+      opts.shorten_macro_when_contended = shorten_macro_when_contended;
       const ReplayResult r =
           run_replay(make_cluster(), GpuCatalog::builtin(), ModelCatalog::builtin(), s.jobs, policy, opts);
       std::vector<double> out;
@@ -131,7 +131,7 @@ void expect_every_jct_within(const std::vector<double>& fast, const std::vector<
 TEST(FlowJobFidelity, DefaultOptionsMatchPerIterationJctForEveryJob) {
   const ReplayOptions defaults;
   expect_every_jct_within(
-      finish_times_in_child(defaults.macro_iterations, defaults.per_iteration_when_contended),
+      finish_times_in_child(defaults.macro_iterations, defaults.shorten_macro_when_contended),
       finish_times_in_child(0, false), 0.01);
 }
 

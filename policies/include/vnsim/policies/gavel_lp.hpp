@@ -3,9 +3,23 @@
 // X[m][j] is the fraction of wall time job m spends on GPU type j, using
 // scale[m] GPUs of that type. Every objective shares Gavel's base
 // constraints: 0 <= X <= 1, sum_j X[m][j] <= 1, sum_m scale[m] X[m][j] <= n_j.
+// With space sharing (max-min fairness only), pairs of jobs sharing the same
+// GPUs are further rows of X (algorithms.md §5.1, docs/POLICIES.md "Gavel").
+#include <cstddef>
 #include <vector>
 
 namespace vnsim {
+
+// Space sharing: two jobs of the same scale on the same GPUs, each slowed by
+// the interference table's fraction. Off when `family` is empty.
+struct GavelSharing {
+  std::vector<int> family;  // per job, an index into fraction's families; -1: never shares
+  // fraction[j][f][g]: share of its alone rate a family-f job keeps next to a
+  // family-g job on type j; 0 = the pair does not fit on one GPU.
+  std::vector<std::vector<std::vector<double>>> fraction;
+  // Candidate partners kept per class of identical jobs (the LP's size cap).
+  int partners_per_class = 4;
+};
 
 struct GavelProblem {
   std::vector<std::vector<double>> throughput;  // T[m][j], steps/s; 0 = cannot run there
@@ -16,15 +30,27 @@ struct GavelProblem {
   std::vector<double> remaining_steps;  // steps left
   std::vector<double> since_start_s;    // now - submission
   std::vector<double> isolated_cum_s;   // time the done steps took at the isolated share
+  GavelSharing sharing;                 // max-min fairness only
+};
+
+// Jobs a < b share GPUs of `type` a fraction `x` of the wall time.
+struct GavelPairShare {
+  std::size_t a = 0, b = 0;
+  int type = 0;
+  double x = 0;
 };
 
 struct GavelAllocation {
   std::vector<std::vector<double>> x;  // X[m][j], clipped to [0, 1]
   double value = 0;                    // min normalised throughput, max rho, or makespan (s)
+  // With space sharing: x is each job's time alone, pairs its time shared.
+  std::vector<GavelPairShare> pairs;
 };
 
 // maximize min_m (s_m / w_m) * sum_j T[m][j] X[m][j] / T_eq[m], T_eq the
 // throughput under the equal share x_eq[j] = n_j / M (rows scaled to <= 1).
+// With space sharing, thr_m also counts its time in pairs at the pair rate
+// (T_eq stays the exclusive equal share).
 GavelAllocation gavel_max_min_fairness(const GavelProblem& problem);
 // minimize max_m rho_m(X) = (since_start + rem / thr(X)) / (isolated_cum +
 // rem / T_iso), T_iso on an isolated 1/M share; bisection on rho over

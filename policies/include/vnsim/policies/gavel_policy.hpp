@@ -7,8 +7,11 @@
 // their GPUs fit in the type, and running jobs not picked are preempted.
 // Between rounds, GPUs freed by completions are filled, without preemption,
 // with the highest-priority queued jobs (docs/POLICIES.md, "Gavel").
+// With space sharing, pairs of jobs chosen by the LP take the same GPUs,
+// half of each, and are picked by priority alongside single jobs.
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +36,8 @@ struct GavelParams {
   double reset_s = 1920;  // minimum_time_between_allocation_resets
   std::string placement = "consolidated";
   std::uint64_t seed = 0;
+  bool space_sharing = false;  // max_min_fairness only
+  int partners_per_class = 4;  // GavelSharing::partners_per_class
 };
 
 class GavelPolicy : public Policy {
@@ -45,6 +50,9 @@ class GavelPolicy : public Policy {
 
   // The allocation of the last LP solve, by job index (empty rows: job not in it).
   const std::vector<double>& allocation_of(JobIndex job) const;
+  // With space sharing: X of the pair (a, b) on each type at the last solve
+  // (empty when the LP did not pair them).
+  std::vector<double> pair_allocation_of(JobIndex a, JobIndex b) const;
 
  private:
   struct JobMemo {
@@ -68,6 +76,21 @@ class GavelPolicy : public Policy {
   void solve(const SchedulerInput& input, const std::vector<Active>& active);
   std::vector<double> total_time_per_type(const std::vector<Active>& active, int types) const;
   std::vector<double> priorities(const Active& a, const std::vector<double>& type_time) const;
+  void add_sharing(const SchedulerInput& input, const std::vector<Active>& active, GavelProblem& p) const;
+  struct PairPick {
+    double priority;
+    double x;
+    std::size_t pos, partner_pos;  // in `active`
+    int type;
+    double rate;  // the first job's steps/s in the pair
+  };
+  std::vector<PairPick> pair_picks(const std::vector<Active>& active,
+                                   const std::vector<double>& type_time) const;
+  std::vector<double> pair_time_per_type(const std::vector<Active>& active, int types) const;
+  JobIndex partner_of(const ClusterView& view, const RunningJob& r) const;
+  double pair_fraction(const Cluster& cluster, int type, const JobSpec& a, const JobSpec& b) const;
+  std::vector<double>& pair_time(JobIndex a, JobIndex b, int types);
+  std::optional<std::vector<GpuId>> place_pair(FreeGpus& free, const Active& a, const Active& b, int type);
   std::vector<Decision> round(const SchedulerInput& input, const std::vector<Active>& active);
   std::vector<Decision> fill(const SchedulerInput& input, const std::vector<Active>& active);
   std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
@@ -78,6 +101,10 @@ class GavelPolicy : public Policy {
   std::vector<JobMemo> memos_;
   std::vector<std::pair<JobIndex, int>> planned_;  // moved at the last round: (job, new type)
   std::vector<JobIndex> solved_for_;               // the job set of the last LP solve
+  // Space sharing, by job pair (lower index first): X per type from the last
+  // solve, and the time run together per type since the last reset.
+  std::map<std::pair<JobIndex, JobIndex>, std::vector<double>> pair_x_;
+  std::map<std::pair<JobIndex, JobIndex>, std::vector<double>> pair_time_;
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   double last_reset_s_ = 0;
   bool want_timer_ = false;

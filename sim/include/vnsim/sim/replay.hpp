@@ -28,13 +28,28 @@ struct ReplayOptions {
   // iterations each), so cost does not grow with iteration counts. 0 means
   // k = 1 (every iteration simulated); negative is invalid. The default is
   // chosen in docs/PERFORMANCE.md, "Macro-iterations: fidelity vs cost":
-  // with per_iteration_when_contended, M = 100 keeps every job's JCT within
+  // with shorten_macro_when_contended, M = 100 keeps every job's JCT within
   // 1% of per-iteration simulation (sim/tests/macro_iteration_fidelity_test).
   int macro_iterations = 100;
-  // While a multi-node job's ring shares a link (NIC, uplink) with another
-  // running ring, simulate it iteration by iteration (k = 1) whatever M is;
-  // alone on its links a ring is exact for any k. See docs/PERFORMANCE.md.
-  bool per_iteration_when_contended = true;
+  // Adaptive macro-iterations: a macro-iteration that a multi-node job starts
+  // while it shares a link (NIC, uplink) with another running job lasts at
+  // most contended_macro_s of idle-network time (at least one iteration),
+  // whatever M is; alone on its links a ring is exact for any k. 0 = single
+  // iterations while contended. See docs/PERFORMANCE.md, "Contended
+  // macro-iterations".
+  bool shorten_macro_when_contended = true;
+  double contended_macro_s = 0;
+  // Quiet rings (with shorten_macro_when_contended and M > 0): a multi-node
+  // ring job alone on its links is timed analytically (exact there) and
+  // simulated with actors only while another job shares one of its links,
+  // in contended macro-iterations of at most contended_macro_s. The cost of
+  // a ring job then follows its contended time, not its iteration count nor
+  // how often a policy restarts it: what whole-trace replays of elastic
+  // policies need. Off by default: after a contention change the ring
+  // resumes from an estimated phase, so JCTs drift from per-iteration
+  // simulation by more than the default's (docs/PERFORMANCE.md, "Quiet
+  // rings").
+  bool quiet_rings = false;
   // Heterogeneous jobs (VirtualFlow): a started job whose GPUs span several
   // types gets its virtual nodes from the split solver (faster types run
   // more), replacing the policy's vn_per_gpu. Off: the policy's split is

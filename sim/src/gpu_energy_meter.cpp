@@ -1,0 +1,98 @@
+#include "gpu_energy_meter.hpp"
+
+#include <simgrid/plugins/energy.h>
+
+#include <array>
+#include <charconv>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+namespace vnsim::sim {
+namespace {
+
+// Shortest text that parses back to exactly `w`, so the plugin's power is
+// the catalog's to the last bit.
+std::string exact(double w) {
+  std::array<char, 32> buf{};
+  const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), w);
+  if (ec != std::errc()) throw std::logic_error("cannot format a wattage");
+  return std::string(buf.data(), end);
+}
+
+std::string constant_power(double w) {
+  const std::string s = exact(w);
+  return s + ":" + s + ":" + s;
+}
+
+}  // namespace
+
+std::string gpu_wattage_per_state(const GpuType& type) {
+  // Same order as GpuPowerState: Free, Held, Down.
+  return constant_power(type.idle_watts) + "," + constant_power(type.busy_watts) + "," + constant_power(0);
+}
+
+void enable_gpu_energy_plugin() {
+  sg_host_energy_plugin_init();
+}
+
+GpuEnergyMeter::GpuEnergyMeter(const Platform& platform, std::vector<std::size_t> type_of_gpu,
+                               std::size_t type_count)
+    : platform_(platform),
+      type_of_gpu_(std::move(type_of_gpu)),
+      tenants_(type_of_gpu_.size(), 0),
+      state_(type_of_gpu_.size(), GpuPowerState::Free),
+      energy_read_j_(type_of_gpu_.size(), 0),
+      busy_j_(type_count, 0),
+      idle_j_(type_count, 0) {
+  if (type_of_gpu_.size() != platform.gpu_hosts.size())
+    throw std::logic_error("energy meter: one GPU type per GPU host expected");
+}
+
+void GpuEnergyMeter::taken(const std::vector<GpuId>& gpus) {
+  for (GpuId g : gpus)
+    if (++tenants_.at(static_cast<std::size_t>(g)) == 1) enter(g, GpuPowerState::Held);
+}
+
+void GpuEnergyMeter::released(const std::vector<GpuId>& gpus) {
+  for (GpuId g : gpus) {
+    int& n = tenants_.at(static_cast<std::size_t>(g));
+    if (n == 0) throw std::logic_error("energy meter: GPU " + std::to_string(g) + " released while free");
+    if (--n == 0) enter(g, GpuPowerState::Free);
+  }
+}
+
+void GpuEnergyMeter::went_down(const std::vector<GpuId>& gpus) {
+  for (GpuId g : gpus) enter(g, GpuPowerState::Down);
+}
+
+void GpuEnergyMeter::came_up(const std::vector<GpuId>& gpus) {
+  for (GpuId g : gpus)
+    enter(g, tenants_.at(static_cast<std::size_t>(g)) > 0 ? GpuPowerState::Held : GpuPowerState::Free);
+}
+
+void GpuEnergyMeter::finish() {
+  for (std::size_t g = 0; g < state_.size(); ++g) account(static_cast<GpuId>(g));
+}
+
+// Only real changes reach SimGrid: every set_pstate is a simcall.
+void GpuEnergyMeter::enter(GpuId g, GpuPowerState state) {
+  const auto i = static_cast<std::size_t>(g);
+  if (state_.at(i) == state) return;
+  account(g);
+  state_[i] = state;
+  platform_.gpu_hosts[i]->set_pstate(static_cast<unsigned long>(state));
+}
+
+// Books what the host consumed since its last change to the state it was in
+// (nothing can accrue while Down: that state draws 0 W).
+void GpuEnergyMeter::account(GpuId g) {
+  const auto i = static_cast<std::size_t>(g);
+  const double now_j = sg_host_get_consumed_energy(platform_.gpu_hosts[i]);
+  const double delta = now_j - energy_read_j_[i];
+  energy_read_j_[i] = now_j;
+  if (state_[i] == GpuPowerState::Held) busy_j_[type_of_gpu_[i]] += delta;
+  if (state_[i] == GpuPowerState::Free) idle_j_[type_of_gpu_[i]] += delta;
+}
+
+}  // namespace vnsim::sim

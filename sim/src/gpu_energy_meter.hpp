@@ -1,0 +1,62 @@
+#pragma once
+// GPU energy from SimGrid's host energy plugin (docs/ELASTICITY.md, "Cost and
+// energy"). Every GPU host has one power state (pstate) per GpuPowerState,
+// all at the same speed, so switching state never changes compute timing;
+// each state draws a constant power whatever the host's load, because a GPU
+// held by a training job stays near board power also while it waits on an
+// all-reduce or is timed analytically (no SimGrid Exec at all).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "platform.hpp"
+#include "replay_recorder.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+
+namespace vnsim::sim {
+
+// A GPU host's pstate index.
+enum class GpuPowerState : unsigned long { Free = 0, Held = 1, Down = 2 };
+inline constexpr std::size_t kGpuPowerStateCount = 3;
+
+// The `wattage_per_state` host property for a GPU of `type`, one constant
+// "W:W:W" (idle:epsilon:full) per GpuPowerState: idle, busy, 0.
+std::string gpu_wattage_per_state(const GpuType& type);
+
+// Registers the plugin; call after creating the engine and before building
+// the platform (the plugin attaches to hosts as they are sealed).
+void enable_gpu_energy_plugin();
+
+// Keeps each GPU host's pstate in step with the recorder's events and splits
+// the plugin's energy into busy (Held) and idle (Free) per GPU type by
+// reading each host's counter whenever its state changes. A GPU shared by
+// several jobs (docs/HETEROGENEITY.md) is Held while any of them holds it.
+class GpuEnergyMeter : public GpuStateListener {
+ public:
+  // `type_of_gpu[g]`: GPU g's index into the `type_count` GPU types.
+  GpuEnergyMeter(const Platform& platform, std::vector<std::size_t> type_of_gpu, std::size_t type_count);
+
+  void taken(const std::vector<GpuId>& gpus) override;
+  void released(const std::vector<GpuId>& gpus) override;
+  void went_down(const std::vector<GpuId>& gpus) override;
+  void came_up(const std::vector<GpuId>& gpus) override;
+
+  // Reads every host's counter at the current simulated time; call from an
+  // actor once the replay is over, before the engine advances further.
+  void finish();
+  const std::vector<double>& busy_j() const { return busy_j_; }  // per type
+  const std::vector<double>& idle_j() const { return idle_j_; }
+
+ private:
+  void enter(GpuId g, GpuPowerState state);
+  void account(GpuId g);
+
+  const Platform& platform_;
+  std::vector<std::size_t> type_of_gpu_;
+  std::vector<int> tenants_;
+  std::vector<GpuPowerState> state_;
+  std::vector<double> energy_read_j_;  // the host's counter at its last state change
+  std::vector<double> busy_j_, idle_j_;
+};
+
+}  // namespace vnsim::sim

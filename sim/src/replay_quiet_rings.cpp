@@ -1,0 +1,137 @@
+// Quiet rings: a multi-node ring job whose links no other running job
+// crosses is timed analytically, with no actor and no activity, because
+// alone on its links the simulated ring takes the idle-network iteration time
+// (ring_accuracy_test). It registers its links all the same. When a job that
+// shares one of them starts, the ring's progress so far is banked and its
+// actors are launched for the rest; they run contended macro-iterations of at
+// most ReplayOptions::contended_macro_s and hand the job back to the
+// controller at the first boundary where it is alone again. The cost of a
+// ring job then follows the time it spends contended, not its iteration count
+// nor how often a policy moves it (docs/PERFORMANCE.md, "Quiet rings").
+#include <algorithm>
+#include <cmath>
+
+#include "replay_controller.hpp"
+#include "vnsim/core/perf_model.hpp"
+
+namespace vnsim::sim {
+
+// Opt-in (ReplayOptions::quiet_rings), and never for the fidelity
+// references: every iteration simulated (M = 0) or plain macro-iterations.
+bool ReplayController::quiet_rings_on() const {
+  return in_.options.quiet_rings && in_.options.shorten_macro_when_contended &&
+         in_.options.macro_iterations > 0;
+}
+
+void ReplayController::run_ring(JobIndex job, double now) {
+  if (!quiet_rings_on() || !start_quiet_segment(job, now)) launch_ring(job, state_[job].placement);
+}
+
+// Whole iterations, as for any analytic job: a stop loses the one in flight.
+long long ReplayController::quiet_iterations_done(const JobState& s, double now) const {
+  if (!(s.iteration_s > 0)) return 0;
+  return static_cast<long long>(std::floor(std::max(0.0, analytic_progress_s(s, now)) / s.iteration_s));
+}
+
+// Speed next to GPU co-tenants, as the ring's actors would run: each rank's
+// compute is divided by its GPU's rate, the all-reduce is not, and the
+// slowest rank paces the step.
+double ReplayController::quiet_ring_rate(JobIndex job) const {
+  if (sharing_rate(job) == 1) return 1;
+  const JobState& s = state_[job];
+  const JobSpec& spec = in_.jobs[job];
+  const ModelParams& model = in_.models.at(spec.model);
+  const IterationBreakdown it =
+      iteration_time(in_.topology, in_.gpu_catalog, model, s.placement, batch_of(job));
+  const double local_batch = static_cast<double>(batch_of(job)) / virtual_nodes_of(job);
+  double slowest = 0;
+  for (std::size_t r = 0; r < s.placement.gpus.size(); ++r) {
+    const GpuId g = s.placement.gpus[r];
+    const double speed = in_.gpu_catalog.at(in_.cluster.gpu(g).type).speed_for(model.name);
+    const double compute = s.placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
+    slowest = std::max(slowest, compute / gpu_rate(job, g));
+  }
+  return it.total_s / overlapped_step_s(slowest, it.allreduce_s, model.overlap_fraction);
+}
+
+// Times the iterations left analytically if the ring is alone on its links;
+// false (nothing changed) when it is not.
+bool ReplayController::start_quiet_segment(JobIndex job, double now) {
+  JobState& s = state_[job];
+  auto user = std::make_unique<LinkUser>();
+  std::vector<simgrid::s4u::Host*> hosts;
+  for (GpuId g : s.placement.gpus) hosts.push_back(platform_.gpu_hosts.at(g));
+  user->links = ring_route_links(hosts);
+  register_link_user(*user);
+  if (user->contended) {
+    unregister_link_user(*user);
+    return false;
+  }
+  user->became_contended = [this, job] { quiet_rings_woken_.push_back(job); };
+  s.quiet = std::move(user);
+  const long long left = in_.jobs[job].iterations - s.iterations_done - s.run_banked_iterations;
+  s.segment_start_s = now;
+  s.estimated_total_s = static_cast<double>(std::max(0LL, left)) * s.iteration_s;
+  s.rate = quiet_ring_rate(job);
+  s.progress_s = 0;
+  s.rate_since_s = now;
+  s.slowed_this_run = s.slowed_this_run || s.rate != 1;
+  s.analytic_end_s = now + s.estimated_total_s / s.rate;
+  analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
+  return true;
+}
+
+void ReplayController::stop_quiet_segment(JobState& s) {
+  if (!s.quiet) return;
+  unregister_link_user(*s.quiet);
+  s.quiet.reset();
+}
+
+// Another job now shares a link: bank the quiet segment's iterations and
+// simulate the rest with actors.
+void ReplayController::leave_quiet_segment(JobIndex job, double now) {
+  JobState& s = state_[job];
+  const long long total_left = in_.jobs[job].iterations - s.iterations_done - s.run_banked_iterations;
+  const long long done = quiet_iterations_done(s, now);
+  // Ending within an iteration: its analytic end stands.
+  if (done + 1 >= total_left) return;
+  // The iteration in flight goes on in the actors (RingJob::head_start_s).
+  const double head_start_s =
+      std::max(0.0, analytic_progress_s(s, now) - static_cast<double>(done) * s.iteration_s);
+  stop_quiet_segment(s);
+  s.run_banked_iterations += done;
+  ++s.epoch;  // the quiet segment's analytic end is now stale
+  s.analytic_end_s = -1;
+  s.segment_start_s = now;
+  s.estimated_total_s = static_cast<double>(total_left - done) * s.iteration_s - head_start_s;
+  launch_ring(job, s.placement, head_start_s);
+}
+
+// The registry only takes note of the quiet rings a registration made
+// contended; they leave their quiet segments here, outside its update.
+void ReplayController::wake_contended_quiet_rings(double now) {
+  while (!quiet_rings_woken_.empty()) {
+    const JobIndex job = quiet_rings_woken_.back();
+    quiet_rings_woken_.pop_back();
+    const JobState& s = state_[job];
+    if (s.phase == Phase::Running && s.quiet && s.quiet->contended) leave_quiet_segment(job, now);
+  }
+}
+
+// A ring reported that it is alone on its links again after `iterations`.
+void ReplayController::take_back_ring(JobIndex job, int epoch, long long iterations, double now) {
+  JobState& s = state_[job];
+  if (s.epoch != epoch || s.phase != Phase::Running || !s.ring) return;  // stopped meanwhile
+  stopped_rings_.push_back(std::move(s.ring));
+  s.run_banked_iterations += iterations;
+  ++s.epoch;
+  if (!start_quiet_segment(job, now)) {
+    s.segment_start_s = now;
+    s.estimated_total_s =
+        static_cast<double>(in_.jobs[job].iterations - s.iterations_done - s.run_banked_iterations) *
+        s.iteration_s;
+    launch_ring(job, s.placement);
+  }
+}
+
+}  // namespace vnsim::sim
