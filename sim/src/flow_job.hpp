@@ -48,6 +48,11 @@ struct ActorGroup {
     stopped = true;
     for (std::size_t a = 0; a < actors.size(); ++a)
       if (!finished[a]) actors[a]->kill();
+    // A comm left waiting in a mailbox by a killed peer stays "started" seen
+    // from s4u and would keep the job from being released.
+    for (auto& per_actor : comms)
+      for (auto& c : per_actor)
+        if (c && !activity_is_over(*c)) c->cancel();
   }
 
   // Drops the comms once none is in flight and reports whether it did. A comm

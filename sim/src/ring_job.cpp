@@ -263,6 +263,12 @@ void stop_ring_job(RingState& state) {
   unregister_link_user(state.net);
   for (std::size_t r = 0; r < state.actors.size(); ++r)
     if (!state.rank_finished[r]) state.actors[r]->kill();
+  // A send still waiting in a mailbox for a receiver that was killed stays
+  // "started" seen from s4u, and would keep the ring from being released.
+  for (auto& c : state.sends)
+    if (c && !activity_is_over(*c)) c->cancel();
+  for (auto& e : state.execs)
+    if (e && !activity_is_over(*e)) e->cancel();
 }
 
 }  // namespace vnsim::sim

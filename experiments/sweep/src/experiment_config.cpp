@@ -3,6 +3,7 @@
 #include "vnsim/sweep/experiment_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -143,15 +144,16 @@ class Parser {
     PolicyAxis axis;
     std::string& name = axis.name;
     const json* params = nullptr;
+    const json* engine = nullptr;
     if (v.is_object()) {
       for (const auto& [key, value] : v.items()) {
         if (key == "name")
           name = text(value, path + ".name");
-        else if (key == "params") {
-          if (!value.is_object()) fail(path + ".params", "expected an object");
-          params = &value;
+        else if (key == "params" || key == "engine") {
+          if (!value.is_object()) fail(path + "." + key, "expected an object");
+          (key == "params" ? params : engine) = &value;
         } else {
-          fail(path + "." + key, "unknown field (expected name, params)");
+          fail(path + "." + key, "unknown field (expected name, params, engine)");
         }
       }
       if (name.empty()) fail(path + ".name", "missing");
@@ -186,7 +188,28 @@ class Parser {
         fail(path + ".params", e.what());
       }
     }
+    if (engine) engine_options(*engine, path + ".engine", axis);
     return axis;
+  }
+
+  void engine_options(const json& engine, const std::string& path, PolicyAxis& axis) const {
+    std::string shown;
+    for (const auto& [key, value] : engine.items()) {  // sorted by key
+      const std::string p = path + "." + key;
+      if (key == "quiet_rings") {
+        if (!value.is_boolean()) fail(p, "expected true or false, got " + value.dump());
+        axis.quiet_rings = value.get<bool>();
+        if (axis.quiet_rings) shown += std::string(shown.empty() ? "" : " ") + "quiet-rings";
+      } else if (key == "contended_macro_s") {
+        if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+          fail(p, "expected a number >= 0, got " + value.dump());
+        axis.contended_macro_s = value.get<double>();
+        shown += std::string(shown.empty() ? "" : " ") + "contended-macro-s=" + value.dump();
+      } else {
+        fail(p, "unknown engine option (expected quiet_rings, contended_macro_s)");
+      }
+    }
+    if (!shown.empty()) axis.label += " [" + shown + "]";
   }
 
   long long integer(const json& v, const std::string& path, long long min_value) const {

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "vnsim/core/error.hpp"
 
@@ -59,6 +61,32 @@ TEST(ExperimentConfig, PolicyObjectsSeedsAndMacroIterations) {
   EXPECT_EQ(c.macro_iterations, (std::vector<int>{0, 8}));
 }
 
+// Engine options ride with a policy: its runs get the replay flags, and its
+// label (results.csv) says so, so the same policy with and without them are
+// two distinct runs.
+TEST(ExperimentConfig, PolicyEngineOptionsBecomeReplayFlagsAndLabel) {
+  const auto c = parse(R"({"clusters": ["testbed"], "traces": ["synthetic:5"],
+                           "policies": ["sia", {"name": "sia", "engine": {"quiet_rings": true,
+                                                                         "contended_macro_s": 60}}]})");
+  ASSERT_EQ(c.policies.size(), 2u);
+  EXPECT_FALSE(c.policies[0].quiet_rings);
+  EXPECT_EQ(c.policies[0].label, "sia");
+  EXPECT_TRUE(c.policies[1].quiet_rings);
+  EXPECT_EQ(c.policies[1].contended_macro_s, 60);
+  EXPECT_EQ(c.policies[1].label, "sia [contended-macro-s=60 quiet-rings]");
+  const auto runs = vnsim::sweep::expand_runs(c);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_NE(runs[0].id, runs[1].id);
+  const auto args = runs[1].replay_args("OUT");
+  const auto has = [&](const std::vector<std::string>& want) {
+    return std::search(args.begin(), args.end(), want.begin(), want.end()) != args.end();
+  };
+  EXPECT_TRUE(has({"--quiet-rings"}));
+  EXPECT_TRUE(has({"--contended-macro-s", "60"}));
+  const auto plain = runs[0].replay_args("OUT");
+  EXPECT_EQ(std::find(plain.begin(), plain.end(), "--quiet-rings"), plain.end());
+}
+
 TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
   const std::string base = R"("clusters": ["testbed"], "traces": ["synthetic:5"])";
   struct Case {
@@ -90,6 +118,12 @@ TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
        "exp.json: traces[0].bad_rows: expected \"skip\" or \"fail\""},
       {R"({"clusters": [3], "traces": ["synthetic:5"], "policies": ["fifo"]})",
        "exp.json: clusters[0]: expected a string"},
+      {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"quiet_rings": 1}}]})",
+       "exp.json: policies[0].engine.quiet_rings: expected true or false, got 1"},
+      {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"contended_macro_s": -5}}]})",
+       "exp.json: policies[0].engine.contended_macro_s: expected a number >= 0, got -5"},
+      {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"macro": 5}}]})",
+       "exp.json: policies[0].engine.macro: unknown engine option"},
   };
   for (const auto& c : cases) {
     const std::string msg = error_of(c.text);

@@ -33,7 +33,13 @@ struct PolicyAxis {
   std::string name;  // a registered policy
   // `--policy-param` values, sorted by parameter name.
   std::vector<std::pair<std::string, std::string>> params;
-  std::string label;  // the name, then " k=v" per parameter; results.csv's policy column
+  // Engine options of this policy's runs (docs/EXPERIMENTS.md, "engine"):
+  // whole-trace replays of elastic policies need quiet rings.
+  bool quiet_rings = false;
+  double contended_macro_s = -1;  // -1: the engine's default
+  // The name, then " k=v" per parameter, then the engine options in
+  // brackets; results.csv's policy column.
+  std::string label;
 };
 
 struct ClusterAxis {
