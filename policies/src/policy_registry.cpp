@@ -41,6 +41,16 @@ class ParamReader {
     const std::string v = text(key, "");
     return v.empty() ? fallback : parse_double(key, v);
   }
+  // A whole number in [lo, hi]: casting an unchecked double to int is
+  // undefined once it is out of range.
+  int whole(const std::string& key, int fallback, int lo, int hi) {
+    const std::string v = text(key, "");
+    if (v.empty()) return fallback;
+    const double d = parse_double(key, v);
+    if (!(d >= lo && d <= hi) || d != std::floor(d))
+      fail(key, v, ("a whole number in " + std::to_string(lo) + ".." + std::to_string(hi)).c_str());
+    return static_cast<int>(d);
+  }
   std::uint64_t seed(const std::string& key) {
     const std::string v = text(key, "");
     std::uint64_t out = 0;
@@ -135,8 +145,8 @@ const std::vector<Entry>& registry() {
          p.interval_s = r.number("interval_s", p.interval_s);
          p.restart_s = r.number("restart_s", p.restart_s);
          p.p = r.number("p", p.p);
-         p.population = static_cast<int>(r.number("population", p.population));
-         p.generations = static_cast<int>(r.number("generations", p.generations));
+         p.population = r.whole("population", p.population, 1, 1000000);
+         p.generations = r.whole("generations", p.generations, 1, 1000000);
          p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
          p.max_row_evaluations = r.number("max_row_evaluations", p.max_row_evaluations);
          p.adaptive_batch = r.flag("adaptive_batch", p.adaptive_batch);
@@ -156,7 +166,7 @@ const std::vector<Entry>& registry() {
        [](ParamReader& r) {
          OptimusParams p;
          p.interval_s = r.number("interval_s", p.interval_s);
-         p.max_gpus_per_job = static_cast<int>(r.number("max_gpus_per_job", p.max_gpus_per_job));
+         p.max_gpus_per_job = r.whole("max_gpus_per_job", p.max_gpus_per_job, 1, 1000000);
          return std::make_unique<OptimusPolicy>(p);
        },
        {{"interval_s", "60", "scheduling round in seconds"},
@@ -167,7 +177,7 @@ const std::vector<Entry>& registry() {
          p.interval_s = r.number("interval_s", p.interval_s);
          p.p = r.number("p", p.p);
          p.no_allocation_penalty = r.number("no_allocation_penalty", p.no_allocation_penalty);
-         p.max_gpus_per_job = static_cast<int>(r.number("max_gpus_per_job", p.max_gpus_per_job));
+         p.max_gpus_per_job = r.whole("max_gpus_per_job", p.max_gpus_per_job, 1, 1000000);
          p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
          return std::make_unique<SiaPolicy>(p);
        },
@@ -188,11 +198,7 @@ const std::vector<Entry>& registry() {
          if (sharing != "off" && sharing != "on")
            throw InputError("policy 'gavel' parameter 'space_sharing': '" + sharing + "' is not on or off");
          p.space_sharing = sharing == "on";
-         const double partners = r.number("partners_per_class", p.partners_per_class);
-         if (!(partners >= 1 && partners <= 1000) || partners != std::floor(partners))
-           throw InputError(
-               "policy 'gavel' parameter 'partners_per_class': must be a whole number in 1..1000");
-         p.partners_per_class = static_cast<int>(partners);
+         p.partners_per_class = r.whole("partners_per_class", p.partners_per_class, 1, 1000);
          return std::make_unique<GavelPolicy>(p);
        },
        {{"objective", "max_min_fairness",

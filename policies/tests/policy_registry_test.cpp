@@ -44,6 +44,15 @@ TEST(PolicyRegistry, ParametersAreParsedAndTyposRejected) {
   EXPECT_THROW(make_policy("sjf", {{"placement", "nowhere"}}), InputError);
   EXPECT_THROW(make_policy("fifo", {{"placement", "random"}}), InputError);
   EXPECT_THROW(make_policy("srtf", {{"seed", "-1"}}), InputError);
+  // Counts are whole numbers in range: a huge or fractional value used to be
+  // cast to int unchecked (undefined behaviour).
+  for (const char* bad : {"1e300", "0", "2.5", "-3"}) {
+    EXPECT_THROW(make_policy("sia", {{"max_gpus_per_job", bad}}), InputError) << bad;
+    EXPECT_THROW(make_policy("optimus", {{"max_gpus_per_job", bad}}), InputError) << bad;
+    EXPECT_THROW(make_policy("pollux", {{"population", bad}}), InputError) << bad;
+    EXPECT_THROW(make_policy("pollux", {{"generations", bad}}), InputError) << bad;
+  }
+  EXPECT_EQ(make_policy("sia", {{"max_gpus_per_job", "16"}})->name(), "sia");
 }
 
 TEST(PolicyRegistry, ListsParametersWithDefaults) {
