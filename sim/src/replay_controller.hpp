@@ -151,12 +151,17 @@ class ReplayController {
   bool any_node_down() const;
   void finish_job(JobIndex job, double now);
   void requeue(JobIndex job);
-  void launch_ring(JobIndex job, const Placement& placement, double head_start_s = 0);
+  void launch_ring(JobIndex job, double head_start_s);
+  // Alone-seconds of compute per iteration of rank `r` of the job's placement.
+  double rank_compute_s(JobIndex job, std::size_t r) const;
+  // Iterations of the job not done yet, counting its current run's banked ones.
+  long long iterations_left(JobIndex job) const;
   // Quiet rings (replay_quiet_rings.cpp).
   bool quiet_rings_on() const;
   void run_ring(JobIndex job, double now);
   bool start_quiet_segment(JobIndex job, double now);
   void leave_quiet_segment(JobIndex job, double now);
+  void simulate_ring_segment(JobIndex job, double now, double head_start_s);
   void wake_contended_quiet_rings(double now);
   void take_back_ring(JobIndex job, int epoch, long long iterations, double now);
   void stop_quiet_segment(JobState& s);

@@ -218,16 +218,27 @@ void ReplayController::reject_job(const RejectJob& d, double now) {
   recorder_.rejected(d.job, now, d.reason);
 }
 
-void ReplayController::launch_ring(JobIndex job, const Placement& placement, double head_start_s) {
-  const JobSpec& spec = in_.jobs[job];
-  const ModelParams& model = in_.models.at(spec.model);
+long long ReplayController::iterations_left(JobIndex job) const {
+  return in_.jobs[job].iterations - state_[job].iterations_done - state_[job].run_banked_iterations;
+}
+
+double ReplayController::rank_compute_s(JobIndex job, std::size_t r) const {
+  const Placement& placement = state_[job].placement;
+  const ModelParams& model = in_.models.at(in_.jobs[job].model);
   const double local_batch = static_cast<double>(batch_of(job)) / virtual_nodes_of(job);
+  const double speed = in_.gpu_catalog.at(in_.cluster.gpu(placement.gpus[r]).type).speed_for(model.name);
+  return placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
+}
+
+void ReplayController::launch_ring(JobIndex job, double head_start_s) {
+  const Placement& placement = state_[job].placement;
+  const ModelParams& model = in_.models.at(in_.jobs[job].model);
   RingJob ring;
   ring.job = job;
   ring.epoch = state_[job].epoch;
   ring.gradient_bytes = model.gradient_bytes;
   ring.overlap_fraction = model.overlap_fraction;
-  ring.iterations = spec.iterations - state_[job].iterations_done - state_[job].run_banked_iterations;
+  ring.iterations = iterations_left(job);
   ring.iterations_per_macro = iterations_per_macro(ring.iterations, in_.options.macro_iterations);
   ring.hand_off_when_alone = quiet_rings_on();
   ring.head_start_s = head_start_s;
@@ -237,10 +248,8 @@ void ReplayController::launch_ring(JobIndex job, const Placement& placement, dou
   ring.iterations_per_macro_contended = contended_k(ring.iterations_per_macro, state_[job].iteration_s);
   for (std::size_t r = 0; r < placement.gpus.size(); ++r) {
     simgrid::s4u::Host* host = platform_.gpu_hosts.at(placement.gpus[r]);
-    const double speed = in_.gpu_catalog.at(in_.cluster.gpu(placement.gpus[r]).type).speed_for(model.name);
-    const double seconds = placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
     ring.ranks.push_back(host);
-    ring.flops_per_iteration.push_back(seconds * host->get_speed());
+    ring.flops_per_iteration.push_back(rank_compute_s(job, r) * host->get_speed());
     ring.compute_rate.push_back(gpu_rate(job, placement.gpus[r]));
   }
   state_[job].ring = launch_ring_job(std::move(ring), channel_);

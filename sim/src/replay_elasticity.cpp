@@ -5,25 +5,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu_set.hpp"
 #include "replay_controller.hpp"
 #include "state_broadcast.hpp"
 #include "vnsim/core/units.hpp"
 
 namespace vnsim::sim {
-namespace {
-
-bool contains(const std::vector<GpuId>& gpus, GpuId g) {
-  return std::find(gpus.begin(), gpus.end(), g) != gpus.end();
-}
-
-std::vector<GpuId> minus(const std::vector<GpuId>& a, const std::vector<GpuId>& b) {
-  std::vector<GpuId> out;
-  for (GpuId g : a)
-    if (!contains(b, g)) out.push_back(g);
-  return out;
-}
-
-}  // namespace
 
 int ReplayController::batch_of(JobIndex job) const {
   return state_[job].global_batch > 0 ? state_[job].global_batch : in_.jobs[job].global_batch;
@@ -168,14 +155,14 @@ void ReplayController::resize_job(const ResizeJob& d, double now) {
   }
 
   const std::vector<GpuId> old_gpus = s.placement.gpus;
-  const std::vector<GpuId> joining = minus(placement.gpus, old_gpus);
+  const std::vector<GpuId> joining = gpus_not_in(placement.gpus, old_gpus);
   if (stop_run(d.job, now, /*lose_since_checkpoint=*/false)) {
     std::erase_if(running_, [&](const RunningJob& r) { return r.index == d.job; });
     finish_job(d.job, now);
     return;
   }
   if (new_batch) change_batch(d.job, batch, vn_total);
-  view_.release(minus(old_gpus, placement.gpus), d.job);
+  view_.release(gpus_not_in(old_gpus, placement.gpus), d.job);
   view_.allocate(joining, d.job, s.gpu_milli);  // throws on over-commitment
   recorder_.resized(d.job, now, old_gpus, placement.gpus);
   rescale_tenants(old_gpus, d.job, now);
@@ -200,7 +187,7 @@ void ReplayController::resize_job(const ResizeJob& d, double now) {
   // stays), so the sources share the sending as in VirtualFlow's allgather.
   std::vector<GpuId> sources;
   for (GpuId g : old_gpus)
-    if (contains(placement.gpus, g)) sources.push_back(g);
+    if (holds(placement.gpus, g)) sources.push_back(g);
   if (sources.empty()) sources = old_gpus;
   StateBroadcast b;
   b.job = d.job;

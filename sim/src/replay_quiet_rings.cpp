@@ -24,7 +24,17 @@ bool ReplayController::quiet_rings_on() const {
 }
 
 void ReplayController::run_ring(JobIndex job, double now) {
-  if (!quiet_rings_on() || !start_quiet_segment(job, now)) launch_ring(job, state_[job].placement);
+  if (!quiet_rings_on() || !start_quiet_segment(job, now)) simulate_ring_segment(job, now, 0);
+}
+
+// The iterations left run as actors from `now`; the first one is already
+// `head_start_s` along (RingJob::head_start_s).
+void ReplayController::simulate_ring_segment(JobIndex job, double now, double head_start_s) {
+  JobState& s = state_[job];
+  s.analytic_end_s = -1;
+  s.segment_start_s = now;
+  s.estimated_total_s = static_cast<double>(iterations_left(job)) * s.iteration_s - head_start_s;
+  launch_ring(job, head_start_s);
 }
 
 // Whole iterations, as for any analytic job: a stop loses the one in flight.
@@ -38,19 +48,13 @@ long long ReplayController::quiet_iterations_done(const JobState& s, double now)
 // slowest rank paces the step.
 double ReplayController::quiet_ring_rate(JobIndex job) const {
   if (sharing_rate(job) == 1) return 1;
-  const JobState& s = state_[job];
-  const JobSpec& spec = in_.jobs[job];
-  const ModelParams& model = in_.models.at(spec.model);
+  const Placement& placement = state_[job].placement;
+  const ModelParams& model = in_.models.at(in_.jobs[job].model);
   const IterationBreakdown it =
-      iteration_time(in_.topology, in_.gpu_catalog, model, s.placement, batch_of(job));
-  const double local_batch = static_cast<double>(batch_of(job)) / virtual_nodes_of(job);
+      iteration_time(in_.topology, in_.gpu_catalog, model, placement, batch_of(job));
   double slowest = 0;
-  for (std::size_t r = 0; r < s.placement.gpus.size(); ++r) {
-    const GpuId g = s.placement.gpus[r];
-    const double speed = in_.gpu_catalog.at(in_.cluster.gpu(g).type).speed_for(model.name);
-    const double compute = s.placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
-    slowest = std::max(slowest, compute / gpu_rate(job, g));
-  }
+  for (std::size_t r = 0; r < placement.gpus.size(); ++r)
+    slowest = std::max(slowest, rank_compute_s(job, r) / gpu_rate(job, placement.gpus[r]));
   return it.total_s / overlapped_step_s(slowest, it.allreduce_s, model.overlap_fraction);
 }
 
@@ -69,9 +73,8 @@ bool ReplayController::start_quiet_segment(JobIndex job, double now) {
   }
   user->became_contended = [this, job] { quiet_rings_woken_.push_back(job); };
   s.quiet = std::move(user);
-  const long long left = in_.jobs[job].iterations - s.iterations_done - s.run_banked_iterations;
   s.segment_start_s = now;
-  s.estimated_total_s = static_cast<double>(std::max(0LL, left)) * s.iteration_s;
+  s.estimated_total_s = static_cast<double>(std::max(0LL, iterations_left(job))) * s.iteration_s;
   s.rate = quiet_ring_rate(job);
   s.progress_s = 0;
   s.rate_since_s = now;
@@ -91,20 +94,16 @@ void ReplayController::stop_quiet_segment(JobState& s) {
 // simulate the rest with actors.
 void ReplayController::leave_quiet_segment(JobIndex job, double now) {
   JobState& s = state_[job];
-  const long long total_left = in_.jobs[job].iterations - s.iterations_done - s.run_banked_iterations;
   const long long done = quiet_iterations_done(s, now);
   // Ending within an iteration: its analytic end stands.
-  if (done + 1 >= total_left) return;
+  if (done + 1 >= iterations_left(job)) return;
   // The iteration in flight goes on in the actors (RingJob::head_start_s).
   const double head_start_s =
       std::max(0.0, analytic_progress_s(s, now) - static_cast<double>(done) * s.iteration_s);
   stop_quiet_segment(s);
   s.run_banked_iterations += done;
   ++s.epoch;  // the quiet segment's analytic end is now stale
-  s.analytic_end_s = -1;
-  s.segment_start_s = now;
-  s.estimated_total_s = static_cast<double>(total_left - done) * s.iteration_s - head_start_s;
-  launch_ring(job, s.placement, head_start_s);
+  simulate_ring_segment(job, now, head_start_s);
 }
 
 // The registry only takes note of the quiet rings a registration made
@@ -125,13 +124,7 @@ void ReplayController::take_back_ring(JobIndex job, int epoch, long long iterati
   stopped_rings_.push_back(std::move(s.ring));
   s.run_banked_iterations += iterations;
   ++s.epoch;
-  if (!start_quiet_segment(job, now)) {
-    s.segment_start_s = now;
-    s.estimated_total_s =
-        static_cast<double>(in_.jobs[job].iterations - s.iterations_done - s.run_banked_iterations) *
-        s.iteration_s;
-    launch_ring(job, s.placement);
-  }
+  if (!start_quiet_segment(job, now)) simulate_ring_segment(job, now, 0);
 }
 
 }  // namespace vnsim::sim

@@ -1,22 +1,13 @@
 #include "replay_recorder.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "gpu_set.hpp"
+
 namespace vnsim::sim {
-namespace {
-
-// Sorted a minus sorted b.
-std::vector<GpuId> minus(const std::vector<GpuId>& a, const std::vector<GpuId>& b) {
-  std::vector<GpuId> out;
-  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
-}  // namespace
 
 ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs,
                                std::function<void(std::size_t, std::size_t)> progress)
@@ -101,10 +92,8 @@ void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId
   result_.allocations.push_back(AllocationEvent{now_s, job, true, new_gpus, held_milli_[job]});
   if (listener_ != nullptr) {
     // GPUs kept across the resize stay held: no power-state change for them.
-    std::vector<GpuId> old_sorted = old_gpus;
-    std::sort(old_sorted.begin(), old_sorted.end());
-    listener_->released(minus(old_sorted, rec.gpus));
-    listener_->taken(minus(rec.gpus, old_sorted));
+    listener_->released(gpus_not_in(old_gpus, rec.gpus));
+    listener_->taken(gpus_not_in(rec.gpus, old_gpus));
   }
 }
 
