@@ -149,6 +149,7 @@ const std::vector<Entry>& registry() {
          p.generations = r.whole("generations", p.generations, 1, 1000000);
          p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
          p.max_row_evaluations = r.number("max_row_evaluations", p.max_row_evaluations);
+         p.patience = r.whole("patience", p.patience, 0, 1000000);
          p.adaptive_batch = r.flag("adaptive_batch", p.adaptive_batch);
          p.seed = r.seed("seed");
          return std::make_unique<PolluxPolicy>(p);
@@ -160,6 +161,7 @@ const std::vector<Entry>& registry() {
         {"generations", "100", "genetic search generations (fewer when capped by max_row_evaluations)"},
         {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"},
         {"max_row_evaluations", "2e6", "cap on population x generations x jobs per round"},
+        {"patience", "0", "stop a round's search after this many generations without improvement; 0 = never"},
         {"adaptive_batch", "1", "1: goodput-optimal batch per allocation; 0: each job keeps its own batch"},
         {"seed", "0", "seed of the genetic search"}}},
       {"optimus",
@@ -179,13 +181,18 @@ const std::vector<Entry>& registry() {
          p.no_allocation_penalty = r.number("no_allocation_penalty", p.no_allocation_penalty);
          p.max_gpus_per_job = r.whole("max_gpus_per_job", p.max_gpus_per_job, 1, 1000000);
          p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
+         p.relative_gap = r.number("relative_gap", p.relative_gap);
+         p.max_bb_nodes = r.whole("max_bb_nodes", p.max_bb_nodes, 0, 100000000);
          return std::make_unique<SiaPolicy>(p);
        },
        {{"interval_s", "60", "scheduling round in seconds"},
         {"p", "-0.5", "exponent of the normalised goodputs in the ILP objective (non-zero)"},
         {"no_allocation_penalty", "1.1", "ILP penalty for a job left without GPUs (p < 0)"},
         {"max_gpus_per_job", "64", "most GPUs one job may get"},
-        {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"}}},
+        {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"},
+        {"relative_gap", "1e-4",
+         "ILP stops within this fraction of the optimum (Sia artifact: 1e-4); 0 = optimal"},
+        {"max_bb_nodes", "100", "most CBC branch-and-bound nodes per round; 0 = no limit"}}},
       {"gavel",
        [](ParamReader& r) {
          GavelParams p;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <tuple>
 
@@ -208,8 +209,17 @@ class PolluxPolicy::Search {
   // Pollux's repair, in order: one distributed job per node; total GPUs and
   // nodes per job capped; node capacity, earlier jobs first.
   void repair(Individual& ind) {
-    claimed_.assign(capacity_.size(), 0);
-    used_.assign(capacity_.size(), 0);
+    // Cleared through the touched list: a round with few jobs on a cluster of
+    // hundreds of nodes spent most of its search clearing these two arrays.
+    if (claimed_.size() != capacity_.size()) {
+      claimed_.assign(capacity_.size(), 0);
+      used_.assign(capacity_.size(), 0);
+    }
+    for (const std::uint32_t node : touched_) {
+      claimed_[node] = 0;
+      used_[node] = 0;
+    }
+    touched_.clear();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       Row& r = ind.rows[j];
       if (r.n > 1) {
@@ -218,7 +228,10 @@ class PolluxPolicy::Search {
             r.drop(i);
           else
             ++i;
-        for (int i = 0; i < r.n; ++i) claimed_[r.node[i]] = 1;
+        for (int i = 0; i < r.n; ++i) {
+          claimed_[r.node[i]] = 1;
+          touched_.push_back(r.node[i]);
+        }
       }
       while (r.n > max_nodes_) {
         const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
@@ -235,6 +248,7 @@ class PolluxPolicy::Search {
         const int room = capacity_[r.node[i]] - used_[r.node[i]];
         r.count[i] = static_cast<std::uint16_t>(std::min<int>(r.count[i], room));
         used_[r.node[i]] += r.count[i];
+        touched_.push_back(r.node[i]);
       }
       r.compact();
     }
@@ -255,6 +269,7 @@ class PolluxPolicy::Search {
   std::vector<int> capacity_;
   std::vector<char> claimed_;
   std::vector<int> used_;
+  std::vector<std::uint32_t> touched_;  // nodes whose claimed_/used_ this repair set
   std::vector<std::vector<float>> tables_;
   int max_nodes_ = 1;
   int max_gpus_ = 1;
@@ -268,6 +283,7 @@ PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.s
   if (params_.max_nodes_per_job < 1 || params_.max_gpus_per_job < 1)
     throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
+  if (params_.patience < 0) throw InputError("pollux: patience must be >= 0");
 }
 
 PolluxPolicy::Memo& PolluxPolicy::memo(JobIndex job) {
@@ -399,13 +415,16 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   if (per_generation * generations > params_.max_row_evaluations)
     generations = std::max(std::min(10, params_.generations),
                            static_cast<int>(params_.max_row_evaluations / per_generation));
-  last_generations_ = generations;
   auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
   // Children and the losers of each survival reuse the same row buffers, so
   // a generation allocates nothing.
   std::vector<Individual> children(pop.size());
   pop.reserve(2 * pop.size());
-  for (int g = 0; g < generations; ++g) {
+  double best_so_far = -std::numeric_limits<double>::infinity();
+  for (const Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
+  int stalled = 0;
+  int g = 0;
+  for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
     for (Individual& child : children) {
       const Individual& a = search.tournament(pop);  // two statements: a fixed draw order
       const Individual& b = search.tournament(pop);
@@ -419,7 +438,14 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     std::stable_sort(pop.begin(), pop.end(), better);
     for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(pop[children.size() + i]);
     pop.resize(children.size());
+    if (pop.front().fitness > best_so_far) {
+      best_so_far = pop.front().fitness;
+      stalled = 0;
+    } else {
+      ++stalled;
+    }
   }
+  last_generations_ = g;
   std::stable_sort(pop.begin(), pop.end(), better);
   auto next = std::make_shared<Population>();
   for (const Search::Job& j : search.jobs) next->jobs.push_back(j.index);

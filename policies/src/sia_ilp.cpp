@@ -86,6 +86,94 @@ void drop_dominated(const SiaIlpProblem& problem, std::vector<double>& cost) {
   }
 }
 
+struct Column {
+  std::size_t group;
+  std::size_t config;
+};
+
+// A feasible start for CBC: every job at its cheapest column, then, while a
+// GPU type is over capacity, the move off that type with the least cost
+// added per GPU freed (to a smaller or other-type column with room, or to
+// none). Greedy by job order instead left CBC an incumbent half as good as
+// the optimum on busy Philly rounds.
+std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<Group>& groups,
+                                const std::vector<Column>& columns, const std::vector<double>& cost,
+                                const std::vector<std::size_t>& cheapest) {
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> first(groups.size() + 1, columns.size());
+  for (std::size_t col = columns.size(); col-- > 0;) first[columns[col].group] = col;
+  for (std::size_t g = groups.size(); g-- > 0;)
+    if (first[g] == columns.size()) first[g] = first[g + 1];
+  struct Member {
+    std::size_t group;
+    std::size_t column;
+  };
+  std::vector<Member> members;
+  std::vector<long> used(problem.capacity.size(), 0);
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t k = 0; k < groups[g].members.size(); ++k) {
+      members.push_back(Member{g, cheapest[g]});
+      const SiaConfig& cfg = problem.configs[columns[cheapest[g]].config];
+      used[cfg.type] += cfg.gpus;
+    }
+  for (;;) {
+    std::size_t t = 0;
+    while (t < used.size() && used[t] <= problem.capacity[t]) ++t;
+    if (t == used.size()) break;
+    double best_ratio = std::numeric_limits<double>::infinity();
+    std::size_t best_member = 0;
+    std::size_t best_column = kNone;
+    bool found = false;
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      if (members[m].column == kNone) continue;
+      const SiaConfig& now = problem.configs[columns[members[m].column].config];
+      if (static_cast<std::size_t>(now.type) != t) continue;
+      const double now_cost = cost[members[m].column];
+      auto consider = [&](std::size_t to, double to_cost, int freed) {
+        if (freed <= 0) return;
+        const double ratio = (to_cost - now_cost) / freed;
+        if (!found || ratio < best_ratio) {
+          found = true;
+          best_ratio = ratio;
+          best_member = m;
+          best_column = to;
+        }
+      };
+      consider(kNone, 0.0, now.gpus);
+      for (std::size_t col = first[members[m].group]; col < first[members[m].group + 1]; ++col) {
+        const SiaConfig& cfg = problem.configs[columns[col].config];
+        if (static_cast<std::size_t>(cfg.type) == t)
+          consider(col, cost[col], now.gpus - cfg.gpus);
+        else if (used[cfg.type] + cfg.gpus <= problem.capacity[cfg.type])
+          consider(col, cost[col], now.gpus);
+      }
+    }
+    Member& m = members[best_member];
+    used[t] -= problem.configs[columns[m.column].config].gpus;
+    m.column = best_column;
+    if (best_column != kNone)
+      used[problem.configs[columns[best_column].config].type] +=
+          problem.configs[columns[best_column].config].gpus;
+  }
+  std::vector<double> x(columns.size(), 0.0);
+  for (const Member& m : members)
+    if (m.column != kNone) x[m.column] += 1;
+  return x;
+}
+
+// Each group's column counts handed to its members in job order.
+std::vector<int> hand_out(const std::vector<Group>& groups, const std::vector<Column>& columns,
+                          const std::vector<double>& x, std::vector<int> chosen) {
+  std::vector<std::size_t> next(groups.size(), 0);
+  for (std::size_t col = 0; col < columns.size(); ++col) {
+    const Group& group = groups[columns[col].group];
+    std::size_t& k = next[columns[col].group];
+    for (long n = std::lround(x[col]); n > 0 && k < group.members.size(); --n, ++k)
+      chosen[group.members[k]] = static_cast<int>(columns[col].config);
+  }
+  return chosen;
+}
+
 }  // namespace
 
 std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
@@ -93,10 +181,6 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
     throw std::invalid_argument("solve_sia_ilp: p must be != 0");
   std::vector<int> chosen(problem.value.size(), -1);
   std::vector<Group> groups = group_jobs(problem);
-  struct Column {
-    std::size_t group;
-    std::size_t config;
-  };
   std::vector<Column> columns;
   std::vector<double> cost;
   std::vector<double> col_ub;
@@ -112,6 +196,30 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
     }
   }
   if (columns.empty()) return chosen;
+
+  // Each group's cheapest column; when those fit every type's capacity
+  // together they are the optimum (dropping the capacity rows can only lower
+  // the cost), and CBC is skipped. Long stretches of a light trace are like
+  // this. Otherwise the fill below is CBC's first incumbent.
+  std::vector<std::size_t> cheapest(groups.size(), columns.size());
+  for (std::size_t col = 0; col < columns.size(); ++col) {
+    std::size_t& best = cheapest[columns[col].group];
+    if (best == columns.size() || cost[col] < cost[best]) best = col;
+  }
+  std::vector<long> demand(problem.capacity.size(), 0);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const SiaConfig& cfg = problem.configs[columns[cheapest[g]].config];
+    demand[cfg.type] += static_cast<long>(cfg.gpus) * static_cast<long>(groups[g].members.size());
+  }
+  bool fits = true;
+  for (std::size_t t = 0; t < demand.size(); ++t) fits = fits && demand[t] <= problem.capacity[t];
+  if (fits) {
+    std::vector<double> x(columns.size(), 0.0);
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      x[cheapest[g]] = static_cast<double>(groups[g].members.size());
+    return hand_out(groups, columns, x, std::move(chosen));
+  }
+  const std::vector<double> start = repair_fill(problem, groups, columns, cost, cheapest);
 
   CoinPackedMatrix matrix(false, 0, 0);
   matrix.setDimensions(0, static_cast<int>(columns.size()));
@@ -147,18 +255,15 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
   CbcModel model(solver);
   model.setLogLevel(0);
   model.messageHandler()->setLogLevel(0);
+  double start_cost = 0;
+  for (std::size_t col = 0; col < columns.size(); ++col) start_cost += start[col] * cost[col];
+  model.setBestSolution(start.data(), static_cast<int>(columns.size()), start_cost, true);
+  if (problem.relative_gap > 0) model.setAllowableFractionGap(problem.relative_gap);
+  if (problem.max_nodes > 0) model.setMaximumNodes(problem.max_nodes);
   model.branchAndBound();
   const double* x = model.bestSolution();
   if (x == nullptr) return chosen;  // all zero is always feasible; CBC found nothing better
-  // Hand each group's counts to its members in job order.
-  std::vector<std::size_t> next(groups.size(), 0);
-  for (std::size_t col = 0; col < columns.size(); ++col) {
-    Group& group = groups[columns[col].group];
-    std::size_t& k = next[columns[col].group];
-    for (long n = std::lround(x[col]); n > 0 && k < group.members.size(); --n, ++k)
-      chosen[group.members[k]] = static_cast<int>(columns[col].config);
-  }
-  return chosen;
+  return hand_out(groups, columns, std::vector<double>(x, x + columns.size()), std::move(chosen));
 }
 
 }  // namespace vnsim

@@ -55,6 +55,8 @@ SiaPolicy::SiaPolicy(SiaParams params) : params_(params) {
   if (!std::isfinite(params_.p) || params_.p == 0) throw InputError("sia: p must be non-zero");
   if (params_.max_nodes_per_job < 1 || params_.max_gpus_per_job < 1)
     throw InputError("sia: max_nodes_per_job and max_gpus_per_job must be >= 1");
+  if (!(params_.relative_gap >= 0 && params_.relative_gap < 1))
+    throw InputError("sia: relative_gap must be in [0, 1)");
 }
 
 double SiaPolicy::restart_cost_s(const std::string& model) {
@@ -88,6 +90,8 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   SiaIlpProblem problem;
   problem.p = params_.p;
   problem.no_allocation_penalty = params_.no_allocation_penalty;
+  problem.relative_gap = params_.relative_gap;
+  problem.max_nodes = params_.max_bb_nodes;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 

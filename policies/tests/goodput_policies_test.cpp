@@ -217,6 +217,42 @@ TEST(Pollux, LargeProblemsRunFewerGenerations) {
   EXPECT_FALSE(ds.empty());
 }
 
+TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
+  // One cifar10 job on 2 nodes x 4 T4. Without patience every round runs
+  // all 100 generations. With patience 5 the first round stops between 5
+  // and 100 generations, at the allocation the full search finds. In the
+  // next round the seeded population already holds that allocation and the
+  // job runs there, so nothing beats it: exactly 5 generations.
+  std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 39062)};
+  World full_world(2);
+  PolluxPolicy full;
+  full.decide(full_world.input(0, jobs));
+  EXPECT_EQ(full.last_generations(), 100);
+  ASSERT_EQ(full.last_round().count(0), 1u);
+
+  World w(2);
+  PolluxParams params;
+  params.patience = 5;
+  PolluxPolicy p(params);
+  const auto first = p.decide(w.input(0, jobs));
+  EXPECT_GE(p.last_generations(), 5);
+  EXPECT_LT(p.last_generations(), 100);
+  ASSERT_EQ(p.last_round().count(0), 1u);
+  EXPECT_EQ(p.last_round().at(0).gpus, full.last_round().at(0).gpus);
+  EXPECT_EQ(p.last_round().at(0).nodes, full.last_round().at(0).nodes);
+  const StartJob* s = nullptr;
+  for (const Decision& d : first)
+    if (s == nullptr) s = std::get_if<StartJob>(&d);
+  ASSERT_NE(s, nullptr);
+  SchedulerInput later;
+  later.now_s = 60;
+  later.view = &w.view;
+  w.view.allocate(s->placement.gpus, 0);
+  later.running.push_back(RunningJob{0, &jobs[0], s->placement, 0, 60.0 * s->placement.gpus.size(), -1});
+  p.decide(later);
+  EXPECT_EQ(p.last_generations(), 5);
+}
+
 TEST(Pollux, ThousandQueuedJobsOn2500Gpus) {
   // 625 nodes x 4 T4 = 2,500 GPUs, 1,000 queued jobs: 20 generations (as
   // above). More GPUs than jobs and a harmonic mean that a job without GPUs

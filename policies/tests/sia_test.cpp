@@ -123,6 +123,61 @@ TEST(SiaIlp, MatchesBruteForceWithRepeatedRowsAndDominatedConfigurations) {
   }
 }
 
+TEST(SiaIlp, JobsWhoseBestConfigurationsAllFitTakeThem) {
+  // Capacity 8 + 16 holds any four jobs' best configurations (at most 4 GPUs
+  // each), so each job takes its cheapest configuration: the brute force's
+  // optimum, with no trade-off between jobs.
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 20; ++trial) {
+    SiaIlpProblem p = two_types();
+    p.capacity = {8, 16};
+    p.p = trial % 2 == 0 ? -0.5 : 0.5;
+    for (int j = 0; j < 4; ++j) {
+      std::vector<double> row;
+      for (std::size_t c = 0; c < p.configs.size(); ++c)
+        row.push_back(1 + 3 * (static_cast<double>(rng() >> 11) * 0x1.0p-53));
+      p.value.push_back(row);
+    }
+    const std::vector<int> ilp = solve_sia_ilp(p);
+    for (std::size_t j = 0; j < ilp.size(); ++j) {
+      ASSERT_GE(ilp[j], 0);
+      for (std::size_t c = 0; c < p.configs.size(); ++c)
+        EXPECT_LE(sia_cost(p, p.value[j][ilp[j]]), sia_cost(p, p.value[j][c])) << "trial " << trial;
+    }
+    EXPECT_NEAR(objective(p, ilp), brute_force(p), 1e-9) << "trial " << trial;
+  }
+}
+
+TEST(SiaIlp, ARelativeGapOrANodeLimitStillGivesAGoodFeasibleAnswer) {
+  // Six jobs competing for 2 + 4 GPUs. With relative_gap 0.05 the answer is
+  // feasible and its cost within 5% of the brute-force optimum (all costs
+  // are negative: a worse answer is a larger one).
+  std::mt19937_64 rng(5);
+  auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  for (int trial = 0; trial < 20; ++trial) {
+    SiaIlpProblem p = two_types();
+    p.relative_gap = 0.05;
+    for (int j = 0; j < 6; ++j) {
+      std::vector<double> row;
+      for (std::size_t c = 0; c < p.configs.size(); ++c) row.push_back(u01() < 0.15 ? 0.0 : 1 + 3 * u01());
+      p.value.push_back(row);
+    }
+    const std::vector<int> ilp = solve_sia_ilp(p);
+    ASSERT_TRUE(fits(p, ilp)) << "trial " << trial;
+    const double best = brute_force(p);
+    EXPECT_GE(objective(p, ilp), best - 1e-9) << "trial " << trial;
+    EXPECT_LE(objective(p, ilp), best * (1 - 0.05) + 1e-9) << "trial " << trial;
+    // A one-node search still returns a feasible allocation that beats
+    // giving no job GPUs (objective 0).
+    p.relative_gap = 0;
+    p.max_nodes = 1;
+    const std::vector<int> capped = solve_sia_ilp(p);
+    ASSERT_TRUE(fits(p, capped)) << "trial " << trial;
+    EXPECT_LT(objective(p, capped), 0) << "trial " << trial;
+    EXPECT_GE(objective(p, capped), best - 1e-9) << "trial " << trial;
+  }
+}
+
 ClusterSpec t4_nodes(int nodes) {
   ClusterSpec spec;
   spec.name = "t4";

@@ -41,6 +41,10 @@ struct PolluxParams {
   // runs fewer generations (at least 10), so large clusters stay well under
   // a second per decision (docs/POLICIES.md).
   double max_row_evaluations = 2e6;
+  // > 0: a round's search stops after this many generations in a row
+  // without a better best allocation. 0 runs every generation, as Pollux
+  // does; whole-trace replays set it (docs/POLICIES.md, "Scaling").
+  int patience = 0;
   // false: every job keeps its own (trace) global batch, with the fewest
   // accumulation steps that fit memory, and the search maximises the
   // speedups of that fixed batch ("Pollux without adaptive batch", the

@@ -20,6 +20,12 @@ struct SiaIlpProblem {
   std::vector<std::vector<double>> value;  // [job][config]: normalised goodput; <= 0: not allowed
   double p = -0.5;
   double no_allocation_penalty = 1.1;
+  // > 0: CBC stops once its incumbent is within this fraction of the best
+  // bound; 0 solves to optimality (docs/POLICIES.md, "Sia").
+  double relative_gap = 0;
+  // > 0: CBC explores at most this many branch-and-bound nodes and returns
+  // its best solution, never worse than the start it is given; 0: no limit.
+  int max_nodes = 0;
 };
 
 // The objective's coefficient of A_ic, as a cost to minimise (the constant

@@ -28,6 +28,8 @@ struct SiaParams {
   int max_nodes_per_job = 16;
   int max_gpus_per_job = 64;
   double batch_change_gain = 0.05;  // in-place batch change only above this goodput gain
+  double relative_gap = 1e-4;       // the artifact's MIP gap (GLPK via cvxpy); 0: optimal
+  int max_bb_nodes = 100;           // CBC branch-and-bound nodes per round; 0: no limit (docs/POLICIES.md)
 };
 
 class SiaPolicy : public Policy {
