@@ -75,6 +75,16 @@ struct World {
     for (std::size_t i = 0; i < jobs.size(); ++i) in.queued.push_back(QueuedJob{i, &jobs[i], 0, -1});
     return in;
   }
+  // A later round in which job 0 runs where `start` put it (since t = 0).
+  SchedulerInput running_job_0(double now, const std::vector<JobSpec>& jobs, const StartJob& start) {
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &view;
+    view.allocate(start.placement.gpus, 0);
+    const double attained = now * static_cast<double>(start.placement.gpus.size());
+    in.running.push_back(RunningJob{0, &jobs[0], start.placement, 0, attained, -1});
+    return in;
+  }
   Cluster cluster;
   Topology topology;
   ClusterView view;
@@ -146,11 +156,7 @@ TEST(Pollux, BatchGrowsAsTrainingProgresses) {
   const auto* s = std::get_if<StartJob>(&first.front());
   ASSERT_NE(s, nullptr);
   // The job now runs on what Pollux gave it.
-  SchedulerInput later;
-  later.now_s = 3000;
-  later.view = &w.view;
-  w.view.allocate(s->placement.gpus, 0);
-  later.running.push_back(RunningJob{0, &jobs[0], s->placement, 0, 3000.0 * s->placement.gpus.size(), -1});
+  SchedulerInput later = w.running_job_0(3000, jobs, *s);
   p.decide(later);
   EXPECT_GT(p.progress_of(0), 1000);
   ASSERT_EQ(p.last_round().count(0), 1u);
@@ -173,11 +179,7 @@ TEST(Pollux, WithoutAdaptiveBatchEveryJobKeepsItsOwnBatch) {
   ASSERT_EQ(first.size(), 1u);
   const auto* s = std::get_if<StartJob>(&first.front());
   ASSERT_NE(s, nullptr);
-  SchedulerInput later;
-  later.now_s = 3000;
-  later.view = &w.view;
-  w.view.allocate(s->placement.gpus, 0);
-  later.running.push_back(RunningJob{0, &jobs[0], s->placement, 0, 3000.0 * s->placement.gpus.size(), -1});
+  SchedulerInput later = w.running_job_0(3000, jobs, *s);
   EXPECT_TRUE(p.decide(later).empty());
   EXPECT_GT(p.progress_of(0), 1000);
   EXPECT_EQ(p.last_round().at(0).batch.global_batch, 128);
@@ -244,11 +246,7 @@ TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
   for (const Decision& d : first)
     if (s == nullptr) s = std::get_if<StartJob>(&d);
   ASSERT_NE(s, nullptr);
-  SchedulerInput later;
-  later.now_s = 60;
-  later.view = &w.view;
-  w.view.allocate(s->placement.gpus, 0);
-  later.running.push_back(RunningJob{0, &jobs[0], s->placement, 0, 60.0 * s->placement.gpus.size(), -1});
+  SchedulerInput later = w.running_job_0(60, jobs, *s);
   p.decide(later);
   EXPECT_EQ(p.last_generations(), 5);
 }
