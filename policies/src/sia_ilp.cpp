@@ -6,8 +6,10 @@
 #include <OsiClpSolverInterface.hpp>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
+#include <queue>
 #include <stdexcept>
 #include <utility>
 
@@ -104,6 +106,10 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
   for (std::size_t col = columns.size(); col-- > 0;) first[columns[col].group] = col;
   for (std::size_t g = groups.size(); g-- > 0;)
     if (first[g] == columns.size()) first[g] = first[g + 1];
+  auto type_of = [&](std::size_t col) {
+    return static_cast<std::size_t>(problem.configs[columns[col].config].type);
+  };
+  auto gpus_of = [&](std::size_t col) { return problem.configs[columns[col].config].gpus; };
   struct Member {
     std::size_t group;
     std::size_t column;
@@ -113,47 +119,59 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (std::size_t k = 0; k < groups[g].members.size(); ++k) {
       members.push_back(Member{g, cheapest[g]});
-      const SiaConfig& cfg = problem.configs[columns[cheapest[g]].config];
-      used[cfg.type] += cfg.gpus;
+      used[type_of(cheapest[g])] += gpus_of(cheapest[g]);
     }
-  for (;;) {
-    std::size_t t = 0;
+  // Each member's best move off its type, kept per type in a min-heap by
+  // (cost added per GPU freed, member). A popped move is skipped when the
+  // member has moved since, and recomputed when its target type has lost the
+  // room it needed. (Room that frees up later on another type is not
+  // offered again to moves already queued: this is only CBC's start.)
+  struct Move {
+    double ratio;
+    std::size_t member;
+    std::size_t from;  // the member's column when the move was computed
+    std::size_t to;    // column, or kNone
+    bool operator>(const Move& o) const { return ratio != o.ratio ? ratio > o.ratio : member > o.member; }
+  };
+  auto best_move = [&](std::size_t m) {
+    const std::size_t from = members[m].column;
+    const std::size_t t = type_of(from);
+    Move best{-cost[from] / gpus_of(from), m, from, kNone};  // to none: cost 0
+    for (std::size_t col = first[members[m].group]; col < first[members[m].group + 1]; ++col) {
+      const int freed = type_of(col) == t ? gpus_of(from) - gpus_of(col) : gpus_of(from);
+      if (freed <= 0) continue;
+      if (type_of(col) != t && used[type_of(col)] + gpus_of(col) > problem.capacity[type_of(col)]) continue;
+      const double ratio = (cost[col] - cost[from]) / freed;
+      if (ratio < best.ratio) best = Move{ratio, m, from, col};
+    }
+    return best;
+  };
+  using Heap = std::priority_queue<Move, std::vector<Move>, std::greater<>>;
+  std::vector<Heap> heaps(used.size());
+  std::vector<bool> filled(used.size(), false);
+  for (std::size_t t = 0;;) {
     while (t < used.size() && used[t] <= problem.capacity[t]) ++t;
     if (t == used.size()) break;
-    double best_ratio = std::numeric_limits<double>::infinity();
-    std::size_t best_member = 0;
-    std::size_t best_column = kNone;
-    bool found = false;
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      if (members[m].column == kNone) continue;
-      const SiaConfig& now = problem.configs[columns[members[m].column].config];
-      if (static_cast<std::size_t>(now.type) != t) continue;
-      const double now_cost = cost[members[m].column];
-      auto consider = [&](std::size_t to, double to_cost, int freed) {
-        if (freed <= 0) return;
-        const double ratio = (to_cost - now_cost) / freed;
-        if (!found || ratio < best_ratio) {
-          found = true;
-          best_ratio = ratio;
-          best_member = m;
-          best_column = to;
-        }
-      };
-      consider(kNone, 0.0, now.gpus);
-      for (std::size_t col = first[members[m].group]; col < first[members[m].group + 1]; ++col) {
-        const SiaConfig& cfg = problem.configs[columns[col].config];
-        if (static_cast<std::size_t>(cfg.type) == t)
-          consider(col, cost[col], now.gpus - cfg.gpus);
-        else if (used[cfg.type] + cfg.gpus <= problem.capacity[cfg.type])
-          consider(col, cost[col], now.gpus);
-      }
+    if (!filled[t]) {
+      for (std::size_t m = 0; m < members.size(); ++m)
+        if (members[m].column != kNone && type_of(members[m].column) == t) heaps[t].push(best_move(m));
+      filled[t] = true;
     }
-    Member& m = members[best_member];
-    used[t] -= problem.configs[columns[m.column].config].gpus;
-    m.column = best_column;
-    if (best_column != kNone)
-      used[problem.configs[columns[best_column].config].type] +=
-          problem.configs[columns[best_column].config].gpus;
+    const Move top = heaps[t].top();
+    heaps[t].pop();
+    Member& m = members[top.member];
+    if (m.column != top.from) continue;  // moved since
+    if (top.to != kNone && type_of(top.to) != t &&
+        used[type_of(top.to)] + gpus_of(top.to) > problem.capacity[type_of(top.to)]) {
+      heaps[t].push(best_move(top.member));
+      continue;
+    }
+    used[t] -= gpus_of(m.column);
+    m.column = top.to;
+    if (m.column == kNone) continue;
+    used[type_of(m.column)] += gpus_of(m.column);
+    if (filled[type_of(m.column)]) heaps[type_of(m.column)].push(best_move(top.member));
+    t = 0;
   }
   std::vector<double> x(columns.size(), 0.0);
   for (const Member& m : members)
