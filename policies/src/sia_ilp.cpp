@@ -121,11 +121,13 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
       members.push_back(Member{g, cheapest[g]});
       used[type_of(cheapest[g])] += gpus_of(cheapest[g]);
     }
-  // Each member's best move off its type, kept per type in a min-heap by
-  // (cost added per GPU freed, member). A popped move is skipped when the
-  // member has moved since, and recomputed when its target type has lost the
-  // room it needed. (Room that frees up later on another type is not
-  // offered again to moves already queued: this is only CBC's start.)
+  // Moves never enter a type that lacks room, so a type over capacity is
+  // over from the start and, once repaired, stays within capacity: each is
+  // repaired once, in type order. Its members' best moves are kept in a
+  // min-heap by (cost added per GPU freed, member). A popped move is skipped
+  // when the member has moved since, and recomputed when its target type has
+  // lost the room it needed. (Room that frees up on a type repaired later is
+  // not offered again to moves already queued: this is only CBC's start.)
   struct Move {
     double ratio;
     std::size_t member;
@@ -133,45 +135,41 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
     std::size_t to;    // column, or kNone
     bool operator>(const Move& o) const { return ratio != o.ratio ? ratio > o.ratio : member > o.member; }
   };
+  auto has_room = [&](std::size_t col) {
+    return used[type_of(col)] + gpus_of(col) <= problem.capacity[type_of(col)];
+  };
   auto best_move = [&](std::size_t m) {
     const std::size_t from = members[m].column;
     const std::size_t t = type_of(from);
     Move best{-cost[from] / gpus_of(from), m, from, kNone};  // to none: cost 0
     for (std::size_t col = first[members[m].group]; col < first[members[m].group + 1]; ++col) {
       const int freed = type_of(col) == t ? gpus_of(from) - gpus_of(col) : gpus_of(from);
-      if (freed <= 0) continue;
-      if (type_of(col) != t && used[type_of(col)] + gpus_of(col) > problem.capacity[type_of(col)]) continue;
+      if (freed <= 0 || (type_of(col) != t && !has_room(col))) continue;
       const double ratio = (cost[col] - cost[from]) / freed;
       if (ratio < best.ratio) best = Move{ratio, m, from, col};
     }
     return best;
   };
-  using Heap = std::priority_queue<Move, std::vector<Move>, std::greater<>>;
-  std::vector<Heap> heaps(used.size());
-  std::vector<bool> filled(used.size(), false);
-  for (std::size_t t = 0;;) {
-    while (t < used.size() && used[t] <= problem.capacity[t]) ++t;
-    if (t == used.size()) break;
-    if (!filled[t]) {
-      for (std::size_t m = 0; m < members.size(); ++m)
-        if (members[m].column != kNone && type_of(members[m].column) == t) heaps[t].push(best_move(m));
-      filled[t] = true;
+  for (std::size_t t = 0; t < used.size(); ++t) {
+    if (used[t] <= problem.capacity[t]) continue;
+    std::priority_queue<Move, std::vector<Move>, std::greater<>> heap;
+    for (std::size_t m = 0; m < members.size(); ++m)
+      if (members[m].column != kNone && type_of(members[m].column) == t) heap.push(best_move(m));
+    while (used[t] > problem.capacity[t]) {
+      const Move top = heap.top();
+      heap.pop();
+      Member& m = members[top.member];
+      if (m.column != top.from) continue;  // moved since
+      if (top.to != kNone && type_of(top.to) != t && !has_room(top.to)) {
+        heap.push(best_move(top.member));
+        continue;
+      }
+      used[t] -= gpus_of(m.column);
+      m.column = top.to;
+      if (m.column == kNone) continue;
+      used[type_of(m.column)] += gpus_of(m.column);
+      if (type_of(m.column) == t) heap.push(best_move(top.member));
     }
-    const Move top = heaps[t].top();
-    heaps[t].pop();
-    Member& m = members[top.member];
-    if (m.column != top.from) continue;  // moved since
-    if (top.to != kNone && type_of(top.to) != t &&
-        used[type_of(top.to)] + gpus_of(top.to) > problem.capacity[type_of(top.to)]) {
-      heaps[t].push(best_move(top.member));
-      continue;
-    }
-    used[t] -= gpus_of(m.column);
-    m.column = top.to;
-    if (m.column == kNone) continue;
-    used[type_of(m.column)] += gpus_of(m.column);
-    if (filled[type_of(m.column)]) heaps[type_of(m.column)].push(best_move(top.member));
-    t = 0;
   }
   std::vector<double> x(columns.size(), 0.0);
   for (const Member& m : members)
@@ -277,7 +275,7 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
   for (std::size_t col = 0; col < columns.size(); ++col) start_cost += start[col] * cost[col];
   model.setBestSolution(start.data(), static_cast<int>(columns.size()), start_cost, true);
   if (problem.relative_gap > 0) model.setAllowableFractionGap(problem.relative_gap);
-  if (problem.max_nodes > 0) model.setMaximumNodes(problem.max_nodes);
+  if (problem.max_bb_nodes > 0) model.setMaximumNodes(problem.max_bb_nodes);
   model.branchAndBound();
   const double* x = model.bestSolution();
   if (x == nullptr) return chosen;  // all zero is always feasible; CBC found nothing better

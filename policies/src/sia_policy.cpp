@@ -91,7 +91,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.p = params_.p;
   problem.no_allocation_penalty = params_.no_allocation_penalty;
   problem.relative_gap = params_.relative_gap;
-  problem.max_nodes = params_.max_bb_nodes;
+  problem.max_bb_nodes = params_.max_bb_nodes;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 

@@ -170,7 +170,7 @@ TEST(SiaIlp, ARelativeGapOrANodeLimitStillGivesAGoodFeasibleAnswer) {
     // A one-node search still returns a feasible allocation that beats
     // giving no job GPUs (objective 0).
     p.relative_gap = 0;
-    p.max_nodes = 1;
+    p.max_bb_nodes = 1;
     const std::vector<int> capped = solve_sia_ilp(p);
     ASSERT_TRUE(fits(p, capped)) << "trial " << trial;
     EXPECT_LT(objective(p, capped), 0) << "trial " << trial;

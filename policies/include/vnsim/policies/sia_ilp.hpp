@@ -25,7 +25,7 @@ struct SiaIlpProblem {
   double relative_gap = 0;
   // > 0: CBC explores at most this many branch-and-bound nodes and returns
   // its best solution, never worse than the start it is given; 0: no limit.
-  int max_nodes = 0;
+  int max_bb_nodes = 0;
 };
 
 // The objective's coefficient of A_ic, as a cost to minimise (the constant
