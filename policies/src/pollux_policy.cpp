@@ -115,6 +115,8 @@ class PolluxPolicy::Search {
          std::string gpu_type, std::mt19937_64& rng)
       : params_(params), estimator_(estimator), gpu_type_(std::move(gpu_type)), rng_(rng) {
     for (const NodeInfo& n : cluster.nodes()) capacity_.push_back(n.gpu_count);
+    claimed_.assign(capacity_.size(), 0);
+    used_.assign(capacity_.size(), 0);
     max_nodes_ = std::min({params.max_nodes_per_job, kMaxRowNodes, cluster.node_count()});
     max_gpus_ = std::min(params.max_gpus_per_job, cluster.gpu_count());
   }
@@ -211,10 +213,6 @@ class PolluxPolicy::Search {
   void repair(Individual& ind) {
     // Cleared through the touched list: a round with few jobs on a cluster of
     // hundreds of nodes spent most of its search clearing these two arrays.
-    if (claimed_.size() != capacity_.size()) {
-      claimed_.assign(capacity_.size(), 0);
-      used_.assign(capacity_.size(), 0);
-    }
     for (const std::uint32_t node : touched_) {
       claimed_[node] = 0;
       used_[node] = 0;

@@ -57,6 +57,7 @@ SiaPolicy::SiaPolicy(SiaParams params) : params_(params) {
     throw InputError("sia: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!(params_.relative_gap >= 0 && params_.relative_gap < 1))
     throw InputError("sia: relative_gap must be in [0, 1)");
+  if (params_.max_bb_nodes < 0) throw InputError("sia: max_bb_nodes must be >= 0");
 }
 
 double SiaPolicy::restart_cost_s(const std::string& model) {
