@@ -154,6 +154,8 @@ int main(int argc, char** argv) {
       for (const char* objective : {"finish_time_fairness", "makespan"})
         variants.push_back({name, {{"objective", objective}}});
       variants.push_back({name, {{"space_sharing", "on"}}});
+      for (const char* objective : {"finish_time_fairness", "makespan"})
+        variants.push_back({name, {{"objective", objective}, {"space_sharing", "on"}}});
     }
   }
   for (const auto& [name, params] : variants) {

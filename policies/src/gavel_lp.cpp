@@ -42,15 +42,19 @@ class Lp {
     cols_.push_back(col);
     values_.push_back(value);
   }
-  std::optional<std::vector<double>> solve() const {
+  // Replaces `model`'s problem with this LP (basis all slack, no log).
+  void load(ClpSimplex& model) const {
     CoinPackedMatrix matrix(true, rows_.data(), cols_.data(), values_.data(),
                             static_cast<CoinBigIndex>(values_.size()));
     // Rows or columns with no entry at the end are not seen by the triplet
     // constructor; size the matrix explicitly.
     matrix.setDimensions(static_cast<int>(row_lb_.size()), static_cast<int>(cost_.size()));
-    ClpSimplex model;
     model.setLogLevel(0);
     model.loadProblem(matrix, col_lb_.data(), col_ub_.data(), cost_.data(), row_lb_.data(), row_ub_.data());
+  }
+  std::optional<std::vector<double>> solve() const {
+    ClpSimplex model;
+    load(model);
     model.initialSolve();
     if (!model.isProvenOptimal()) return std::nullopt;
     const double* x = model.primalColumnSolution();
@@ -123,49 +127,142 @@ std::vector<std::vector<double>> extract(const GavelProblem& p, const BaseLp& b,
   return x;
 }
 
-// Feasibility LP: every job m reaches throughput need(m) (NaN: impossible).
-// Among feasible X it maximises the total throughput, each job's counted
-// relative to its best type, so the spare capacity is not left idle.
-std::optional<std::vector<std::vector<double>>> meet_needs(const GavelProblem& p,
-                                                           const std::vector<double>& need) {
-  for (std::size_t m = 0; m < need.size(); ++m)
-    if (std::isnan(need[m]) || need[m] > best_throughput(p, m) * (1 + 1e-9)) return std::nullopt;
-  BaseLp b =
-      base_lp(p, [&](std::size_t m, std::size_t j) { return -p.throughput[m][j] / best_throughput(p, m); });
-  for (std::size_t m = 0; m < need.size(); ++m) {
-    if (need[m] <= 0) continue;
-    const int row = b.lp.add_row(need[m], kInf);
-    for (std::size_t j = 0; j < p.type_gpus.size(); ++j)
-      if (b.column[m][j] >= 0) b.lp.set(row, b.column[m][j], p.throughput[m][j]);
-  }
-  auto sol = b.lp.solve();
-  if (!sol) return std::nullopt;
-  return extract(p, b, *sol);
+bool sharing_on(const GavelProblem& p) {
+  if (p.sharing.family.empty()) return false;
+  if (p.sharing.family.size() != p.throughput.size())
+    throw std::invalid_argument("gavel LP: sharing.family needs one entry per job");
+  return true;
 }
 
-// Smallest v (to within kBisectionRatio) for which meet_needs(needs(v)) is
+// The feasibility LPs of finish-time fairness and makespan, with space
+// sharing's pair columns when it is on.
+class FeasibilityLp {
+ public:
+  explicit FeasibilityLp(const GavelProblem& p) : p_(p) {
+    job_count(p);  // checks the shapes
+    if (sharing_on(p)) {
+      // Every job is its own class here: the needs differ per job, so the
+      // class reduction of max-min does not apply. With all copies 1,
+      // gavel_pair_candidates never pairs a job with itself and each job
+      // keeps its `partners_per_class` best partners, so the pair columns
+      // stay at most jobs x partners_per_class x types.
+      const std::vector<int> copies(p.throughput.size(), 1);
+      pairs_ = gavel_pair_candidates(p, p.sharing.family, copies, p.sharing);
+    }
+    // A fraction may exceed 1 (interference.json allows up to 1.5), so a
+    // job's fastest rate can be one next to a partner.
+    top_.resize(p.throughput.size());
+    for (std::size_t m = 0; m < top_.size(); ++m) top_[m] = best_throughput(p, m);
+    for (const GavelPairCandidate& c : pairs_) {
+      const std::size_t j = static_cast<std::size_t>(c.type);
+      top_[c.a] = std::max(top_[c.a], p.throughput[c.a][j] * c.fa);
+      top_[c.b] = std::max(top_[c.b], p.throughput[c.b][j] * c.fb);
+    }
+    build();
+  }
+
+  // The most steps/s job m can reach: a lower bound on its time to finish.
+  double top_rate(std::size_t m) const { return top_[m]; }
+
+  // Every job m reaches throughput need(m) (NaN: impossible). Among feasible
+  // X it maximises the total throughput, each job's counted relative to its
+  // best type (as max-min's stage 2), so the spare capacity is not left idle.
+  // Only the need rows' lower bounds change from one call to the next, which
+  // keeps the last basis dual feasible: the dual simplex goes on from it
+  // instead of from scratch (makespan with space sharing on a 400-job replay:
+  // median 80 pivots a step, against 590 when every step started cold).
+  std::optional<GavelAllocation> meet(const std::vector<double>& need) {
+    for (std::size_t m = 0; m < need.size(); ++m)
+      if (std::isnan(need[m]) || need[m] > top_[m] * (1 + 1e-9)) return std::nullopt;
+    for (std::size_t m = 0; m < need.size(); ++m) model_.setRowLower(need_row_[m], std::max(need[m], 0.0));
+    model_.dual();
+    if (!model_.isProvenOptimal()) return std::nullopt;
+    const double* sol = model_.primalColumnSolution();
+    GavelAllocation out;
+    out.x.assign(p_.throughput.size(), std::vector<double>(p_.type_gpus.size(), 0));
+    for (std::size_t m = 0; m < out.x.size(); ++m)
+      for (std::size_t j = 0; j < out.x[m].size(); ++j)
+        if (column_[m][j] >= 0) out.x[m][j] = std::clamp(sol[column_[m][j]], 0.0, 1.0);
+    // Each column is one real job pair, so its time needs no spreading.
+    constexpr double kZero = 1e-9;  // CLP's zero tolerance leaves tiny values
+    for (std::size_t i = 0; i < pairs_.size(); ++i) {
+      const double z = sol[pair_column_[i]];
+      if (z > kZero)
+        out.pairs.push_back(GavelPairShare{pairs_[i].a, pairs_[i].b, pairs_[i].type, std::min(z, 1.0)});
+    }
+    return out;
+  }
+
+ private:
+  // The LP with every need row at 0 (a job with no need is unconstrained).
+  void build() {
+    BaseLp b = base_lp(
+        p_, [&](std::size_t m, std::size_t j) { return -p_.throughput[m][j] / best_throughput(p_, m); });
+    need_row_.assign(p_.throughput.size(), -1);
+    for (std::size_t m = 0; m < need_row_.size(); ++m) {
+      need_row_[m] = b.lp.add_row(0, kInf);
+      for (std::size_t j = 0; j < p_.type_gpus.size(); ++j)
+        if (b.column[m][j] >= 0) b.lp.set(need_row_[m], b.column[m][j], p_.throughput[m][j]);
+    }
+    // A pair column z is the time jobs a and b share s_a GPUs of the type:
+    // it counts in both jobs' time rows, once in the type's capacity, and in
+    // each job's need at its rate next to the other.
+    for (const GavelPairCandidate& c : pairs_) {
+      const std::size_t j = static_cast<std::size_t>(c.type);
+      const double rate_a = p_.throughput[c.a][j] * c.fa, rate_b = p_.throughput[c.b][j] * c.fb;
+      const double gain = rate_a / best_throughput(p_, c.a) + rate_b / best_throughput(p_, c.b);
+      const int col = b.lp.add_column(0, 1, -gain);
+      pair_column_.push_back(col);
+      b.lp.set(b.job_row[c.a], col, 1);
+      b.lp.set(b.job_row[c.b], col, 1);
+      b.lp.set(b.type_row[j], col, p_.scale[c.a]);
+      b.lp.set(need_row_[c.a], col, rate_a);
+      b.lp.set(need_row_[c.b], col, rate_b);
+    }
+    column_ = std::move(b.column);
+    b.lp.load(model_);
+    // The tie-break objective leaves the dual highly degenerate: on the
+    // decision bench's 1,500-job LP with pair columns, CLP's default
+    // perturbation choice took 22,542 pivots (2.2 s), always perturbing
+    // 2,594 (0.11 s).
+    model_.setPerturbation(50);
+  }
+
+  const GavelProblem& p_;
+  std::vector<GavelPairCandidate> pairs_;
+  std::vector<double> top_;
+  ClpSimplex model_;
+  std::vector<std::vector<int>> column_;  // column_[m][j] as BaseLp's
+  std::vector<int> need_row_, pair_column_;
+};
+
+// Smallest v (to within kBisectionRatio) for which lp.meet(needs(v)) is
 // feasible, starting from a lower bound `lo` > 0.
-GavelAllocation bisect(const GavelProblem& p, double lo,
+GavelAllocation bisect(FeasibilityLp& lp, double lo,
                        const std::function<std::vector<double>(double)>& needs) {
   lo = std::max(lo, 1e-9);
-  if (auto x = meet_needs(p, needs(lo * (1 + 1e-9)))) return {std::move(*x), lo, {}};
+  if (auto x = lp.meet(needs(lo * (1 + 1e-9)))) {
+    x->value = lo;
+    return std::move(*x);
+  }
   double hi = lo * 2;
-  std::optional<std::vector<std::vector<double>>> best;
-  for (int i = 0; i < kMaxDoublings && !(best = meet_needs(p, needs(hi))); ++i) {
+  std::optional<GavelAllocation> best;
+  for (int i = 0; i < kMaxDoublings && !(best = lp.meet(needs(hi))); ++i) {
     lo = hi;
     hi *= 2;
   }
   if (!best) throw std::runtime_error("gavel LP: no feasible allocation found");
   while (hi > lo * kBisectionRatio) {
     const double mid = std::sqrt(lo * hi);
-    if (auto x = meet_needs(p, needs(mid))) {
+    if (auto x = lp.meet(needs(mid))) {
       best = std::move(x);
       hi = mid;
     } else {
       lo = mid;
     }
   }
-  return {std::move(*best), hi, {}};
+  best->value = hi;
+  return std::move(*best);
 }
 
 void require_remaining(const GavelProblem& p) {
@@ -206,9 +303,7 @@ std::vector<double> gavel_isolated_throughput(const GavelProblem& p) {
 
 GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
   const std::vector<double> equal = gavel_equal_share_throughput(p);
-  const bool sharing = !p.sharing.family.empty();
-  if (sharing && p.sharing.family.size() != equal.size())
-    throw std::invalid_argument("gavel LP: sharing.family needs one entry per job");
+  const bool sharing = sharing_on(p);
   // Jobs with the same throughput row, scale and weight (and, with space
   // sharing, interference family) are interchangeable in this LP, and
   // averaging an optimum over them is again an optimum (the LP is convex and
@@ -311,6 +406,7 @@ GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
 GavelAllocation gavel_finish_time_fairness(const GavelProblem& p) {
   require_remaining(p);
   const std::vector<double> iso = gavel_isolated_throughput(p);
+  FeasibilityLp lp(p);
   const std::size_t jobs = p.throughput.size();
   std::vector<double> since(jobs, 0), denom(jobs, 0);
   double lo = 0;
@@ -318,10 +414,10 @@ GavelAllocation gavel_finish_time_fairness(const GavelProblem& p) {
     since[m] = p.since_start_s.empty() ? 0 : p.since_start_s.at(m);
     const double cum = p.isolated_cum_s.empty() ? 0 : p.isolated_cum_s.at(m);
     denom[m] = cum + (iso[m] > 0 ? p.remaining_steps[m] / iso[m] : 0);
-    const double best = best_throughput(p, m);
-    if (denom[m] > 0 && best > 0) lo = std::max(lo, (since[m] + p.remaining_steps[m] / best) / denom[m]);
+    const double top = lp.top_rate(m);
+    if (denom[m] > 0 && top > 0) lo = std::max(lo, (since[m] + p.remaining_steps[m] / top) / denom[m]);
   }
-  return bisect(p, lo, [&](double rho) {
+  return bisect(lp, lo, [&](double rho) {
     std::vector<double> need(jobs, 0);
     for (std::size_t m = 0; m < jobs; ++m) {
       if (p.remaining_steps[m] <= 0 || !(denom[m] > 0) || !(best_throughput(p, m) > 0)) continue;
@@ -334,11 +430,12 @@ GavelAllocation gavel_finish_time_fairness(const GavelProblem& p) {
 
 GavelAllocation gavel_min_makespan(const GavelProblem& p) {
   require_remaining(p);
+  FeasibilityLp lp(p);
   const std::size_t jobs = p.throughput.size();
   double lo = 0;
   for (std::size_t m = 0; m < jobs; ++m)
-    if (best_throughput(p, m) > 0) lo = std::max(lo, p.remaining_steps[m] / best_throughput(p, m));
-  return bisect(p, lo, [&](double makespan_s) {
+    if (lp.top_rate(m) > 0) lo = std::max(lo, p.remaining_steps[m] / lp.top_rate(m));
+  return bisect(lp, lo, [&](double makespan_s) {
     std::vector<double> need(jobs, 0);
     for (std::size_t m = 0; m < jobs; ++m)
       if (best_throughput(p, m) > 0) need[m] = p.remaining_steps[m] / makespan_s;

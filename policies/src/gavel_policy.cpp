@@ -32,8 +32,6 @@ GavelPolicy::GavelPolicy(GavelParams params)
       throughput_(std::make_unique<TypeThroughput>(GpuCatalog::builtin(), ModelCatalog::builtin())) {
   if (!(params_.round_s > 0)) throw InputError("gavel: round_s must be > 0");
   if (!(params_.reset_s >= 0)) throw InputError("gavel: reset_s must be >= 0");
-  if (params_.space_sharing && params_.objective != GavelObjective::MaxMinFairness)
-    throw InputError("gavel: space_sharing=on is implemented for objective max_min_fairness only");
   if (params_.partners_per_class < 1) throw InputError("gavel: partners_per_class must be >= 1");
 }
 

@@ -17,6 +17,11 @@ void GoodputEstimator::use_topology(const Topology& topology) {
   topology_ = &topology;
 }
 
+void GoodputEstimator::rings_on_any_gpu_type(bool any) {
+  if (any != rings_on_any_type_) sync_cache_.clear();
+  rings_on_any_type_ = any;
+}
+
 double GoodputEstimator::sync_s(const ModelParams& model, const std::string& gpu_type, int nodes,
                                 int replicas) {
   if (replicas <= 1) return 0;
@@ -29,7 +34,7 @@ double GoodputEstimator::sync_s(const ModelParams& model, const std::string& gpu
     if (nodes_used == nodes) break;
     std::vector<GpuId> of_type;
     for (GpuId g = n.first_gpu; g < n.first_gpu + n.gpu_count; ++g)
-      if (cluster.gpu(g).type == gpu_type) of_type.push_back(g);
+      if (rings_on_any_type_ || cluster.gpu(g).type == gpu_type) of_type.push_back(g);
     // Even spread: the first replicas % nodes nodes take one more.
     const int want = replicas / nodes + (nodes_used < replicas % nodes ? 1 : 0);
     if (want == 0 || static_cast<int>(of_type.size()) < want) continue;

@@ -21,6 +21,7 @@ int nodes_for(int gpus, int gpus_per_node) {
 OptimusPolicy::OptimusPolicy(OptimusParams params) : params_(params) {
   if (!(params_.interval_s > 0)) throw InputError("optimus: interval_s must be > 0");
   if (params_.max_gpus_per_job < 1) throw InputError("optimus: max_gpus_per_job must be >= 1");
+  estimator_.rings_on_any_gpu_type(true);  // it prices every GPU as the first type
 }
 
 OptimusPolicy::Memo& OptimusPolicy::memo(JobIndex job) {

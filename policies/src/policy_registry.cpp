@@ -150,6 +150,7 @@ const std::vector<Entry>& registry() {
          p.batch_change_gain = r.number("batch_change_gain", p.batch_change_gain);
          p.max_row_evaluations = r.number("max_row_evaluations", p.max_row_evaluations);
          p.patience = r.whole("patience", p.patience, 0, 1000000);
+         p.greedy_seed = r.flag("greedy_seed", p.greedy_seed);
          p.adaptive_batch = r.flag("adaptive_batch", p.adaptive_batch);
          p.seed = r.seed("seed");
          return std::make_unique<PolluxPolicy>(p);
@@ -162,6 +163,8 @@ const std::vector<Entry>& registry() {
         {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"},
         {"max_row_evaluations", "2e6", "cap on population x generations x jobs per round"},
         {"patience", "0", "stop a round's search after this many generations without improvement; 0 = never"},
+        {"greedy_seed", "1",
+         "1: seed each round's search with a greedy allocation; 0: Pollux's own seeds only"},
         {"adaptive_batch", "1", "1: goodput-optimal batch per allocation; 0: each job keeps its own batch"},
         {"seed", "0", "seed of the genetic search"}}},
       {"optimus",
@@ -215,8 +218,7 @@ const std::vector<Entry>& registry() {
         kPlacementParam,
         kSeedParam,
         {"space_sharing", "off",
-         "on: pairs of same-size jobs may share GPUs, half each, at the interference table's rates "
-         "(max_min_fairness only)"},
+         "on: pairs of same-size jobs may share GPUs, half each, at the interference table's rates"},
         {"partners_per_class", "4",
          "space sharing: best partner classes kept per class of identical jobs (caps the LP's pair "
          "columns)"}}},

@@ -10,6 +10,7 @@
 
 #include "allocation_plan.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/pollux_climb.hpp"
 
 namespace vnsim {
 namespace {
@@ -282,6 +283,7 @@ PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.s
     throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
   if (params_.patience < 0) throw InputError("pollux: patience must be >= 0");
+  estimator_.rings_on_any_gpu_type(true);  // it prices every GPU as the first type
 }
 
 PolluxPolicy::Memo& PolluxPolicy::memo(JobIndex job) {
@@ -383,6 +385,19 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       --free_on[node];
     }
     pop.push_back(std::move(filled));
+  }
+  if (params_.greedy_seed && static_cast<int>(pop.size()) < params_.population) {
+    ClimbProblem climb;
+    for (const NodeInfo& n : cluster.nodes()) climb.capacity.push_back(n.gpu_count);
+    climb.max_nodes = search.max_nodes();
+    climb.p = params_.p;
+    climb.speedup = [&search](std::size_t j, int nodes, int gpus) { return search.speedup(j, nodes, gpus); };
+    for (const Search::Job& j : search.jobs)
+      climb.jobs.push_back(ClimbJob{j.running ? j.current.pairs() : std::vector<std::pair<NodeId, int>>{},
+                                    j.restart_factor, j.max_gpus});
+    Individual climbed;
+    for (const auto& row : climb_allocation(climb)) climbed.rows.push_back(Row::from(row));
+    pop.push_back(std::move(climbed));
   }
   if (previous_) {
     std::map<JobIndex, std::size_t> at;  // job -> its column last round

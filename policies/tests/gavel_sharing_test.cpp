@@ -1,8 +1,9 @@
-// Gavel with space sharing: the LP with job pairs on examples solved by
-// hand, the candidate-pair cap, and the round mechanism starting a pair on
-// half of the same GPU.
+// Gavel with space sharing: the LPs of all three objectives with job pairs
+// on examples solved by hand, the candidate-pair cap, and the round
+// mechanism starting a pair on half of the same GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <tuple>
 #include <utility>
 #include <variant>
@@ -147,6 +148,108 @@ TEST(GavelSharingLp, ClassPairTimeGoesToFewJobPairs) {
   EXPECT_TRUE(none.empty());
 }
 
+// The bisection's answer v for a hand optimum v*: v* <= v < 1.05 v*.
+void expect_bisected(double value, double optimum) {
+  EXPECT_GE(value, optimum * (1 - 1e-9));
+  EXPECT_LT(value, optimum * 1.05);
+}
+
+// Two 1-GPU jobs of R = 3600 steps at T = 1 step/s on one GPU, each keeping
+// f = 0.7 next to the other. Taking turns, the makespan is 2R/T = 7200 s;
+// together both run at 0.7 T all the time: R / (0.7 T) = 5142.9 s. Mixing
+// does not help: with z together and (1 - z)/2 alone each, a job's rate is
+// T (1 - z)/2 + 0.7 T z = T (0.5 + 0.2 z), largest at z = 1. The feasibility
+// LP's tie-break (pair worth 0.7 + 0.7 > 1 alone) then gives the pair all
+// the time.
+TEST(GavelSharingLp, MakespanPacksAPairThatFinishesBothSooner) {
+  GavelProblem p = one_gpu_two_jobs({1, 1}, {{0.7}}, {0, 0});
+  p.remaining_steps = {3600, 3600};
+  const GavelAllocation a = gavel_min_makespan(p);
+  expect_bisected(a.value, 3600 / 0.7);
+  ASSERT_EQ(a.pairs.size(), 1u);
+  EXPECT_EQ(a.pairs[0].a, 0u);
+  EXPECT_EQ(a.pairs[0].b, 1u);
+  EXPECT_EQ(a.pairs[0].type, 0);
+  EXPECT_NEAR(a.pairs[0].x, 1.0, 1e-6);
+  EXPECT_NEAR(a.x[0][0] + a.x[1][0], 0.0, 1e-6);
+
+  p.sharing = {};
+  const GavelAllocation off = gavel_min_makespan(p);
+  expect_bisected(off.value, 7200);
+  EXPECT_TRUE(off.pairs.empty());
+}
+
+// The pair above, step by step: from lo = R/T = 3600 s the bisection finds
+// 3600 infeasible and 7200 feasible, then 3600 * 2^(1/2) = 5091 no (below
+// 5142.9), 2^(3/4), 2^(5/8) and 2^(9/16) yes, stopping at 3600 * 2^(9/16)
+// = 5316.6 s. The warm-started steps must reach the same verdicts as cold
+// ones, and the pair must still be chosen at the last step.
+TEST(GavelSharingLp, MakespanWithAPairFollowsTheHandBisectionSteps) {
+  GavelProblem p = one_gpu_two_jobs({1, 1}, {{0.7}}, {0, 0});
+  p.remaining_steps = {3600, 3600};
+  const GavelAllocation a = gavel_min_makespan(p);
+  EXPECT_NEAR(a.value, 3600 * std::pow(2.0, 9.0 / 16), 1e-6);
+  ASSERT_EQ(a.pairs.size(), 1u);
+  EXPECT_NEAR(a.pairs[0].x, 1.0, 1e-6);
+  EXPECT_GE(0.7 * a.pairs[0].x * a.value, 3600 - 1e-6);
+}
+
+// f = 0.4 each way: together 0.8 T < T taking turns, so the pair is no
+// candidate and the answer is exactly the one without sharing (2R/T).
+TEST(GavelSharingLp, MakespanIgnoresAPairThatDoesNotPay) {
+  GavelProblem p = one_gpu_two_jobs({1, 1}, {{0.4}}, {0, 0});
+  p.remaining_steps = {3600, 3600};
+  const GavelAllocation a = gavel_min_makespan(p);
+  EXPECT_TRUE(a.pairs.empty());
+  expect_bisected(a.value, 7200);
+  p.sharing = {};
+  EXPECT_DOUBLE_EQ(a.value, gavel_min_makespan(p).value);
+}
+
+// The table allows fractions up to 1.5: at f = 1.2 each way the pair runs
+// each job faster than alone, R / (1.2 T) = 3000 s, below R / T, the bound
+// without sharing that the bisection must not start from.
+TEST(GavelSharingLp, MakespanBelowTheAloneBoundWhenAPairRunsFaster) {
+  GavelProblem p = one_gpu_two_jobs({1, 1}, {{1.2}}, {0, 0});
+  p.remaining_steps = {3600, 3600};
+  const GavelAllocation a = gavel_min_makespan(p);
+  expect_bisected(a.value, 3000);
+  ASSERT_EQ(a.pairs.size(), 1u);
+  EXPECT_NEAR(a.pairs[0].x, 1.0, 1e-6);
+}
+
+// Finish-time fairness, same GPU, R = 3600 steps each at T = 1, both just
+// submitted (since_start = isolated_cum = 0). T_iso = 1/2 (half the GPU),
+// so rho_m = (R / thr_m) / (R / (1/2)) = 1 / (2 thr_m). Taking turns,
+// thr = 1/2 and rho = 1. Job 0 keeps fa = 0.9 next to job 1, job 1 keeps
+// fb = 0.6: with z together and x0, x1 alone (x0 + x1 + z <= 1),
+// maximising min(x0 + 0.9 z, x1 + 0.6 z) gives x0 = 0, x1 = 1 - z and
+// 1 - 0.4 z = 0.9 z, so z = 1/1.3 and thr = 0.9/1.3 (duals 0.3077, 0.6923
+// confirm it), rho* = 1.3 / 1.8 = 0.7222. z = 1 alone would leave job 1
+// at 0.6 (rho 0.833).
+TEST(GavelSharingLp, FinishTimeFairnessPacksAnUnevenPair) {
+  GavelProblem p = one_gpu_two_jobs({1, 1}, {{0, 0.9}, {0.6, 0}}, {0, 1});
+  p.remaining_steps = {3600, 3600};
+  p.since_start_s = {0, 0};
+  p.isolated_cum_s = {0, 0};
+  const GavelAllocation a = gavel_finish_time_fairness(p);
+  expect_bisected(a.value, 1.3 / 1.8);
+  ASSERT_EQ(a.pairs.size(), 1u);
+  EXPECT_EQ(a.pairs[0].a, 0u);
+  EXPECT_EQ(a.pairs[0].b, 1u);
+  // The allocation returned reaches the rho it reports, for both jobs.
+  const double z = a.pairs[0].x;
+  EXPECT_LE(a.x[0][0] + a.x[1][0] + z, 1 + 1e-6);
+  EXPECT_LE(1 / (2 * (a.x[0][0] + 0.9 * z)), a.value * (1 + 1e-6));
+  EXPECT_LE(1 / (2 * (a.x[1][0] + 0.6 * z)), a.value * (1 + 1e-6));
+  EXPECT_GT(z, 0.7);
+
+  p.sharing = {};
+  const GavelAllocation off = gavel_finish_time_fairness(p);
+  expect_bisected(off.value, 1.0);
+  EXPECT_TRUE(off.pairs.empty());
+}
+
 JobSpec cifar(const std::string& id) {
   JobSpec j;
   j.id = id;
@@ -157,15 +260,17 @@ JobSpec cifar(const std::string& id) {
   return j;
 }
 
-// The policy on one V100 with two ResNet-18 jobs: the LP pairs them, so the
-// first round starts both on GPU 0 with half of it each; at the next round
-// the pair is kept (no decision).
-TEST(GavelSharingPolicy, StartsAChosenPairOnHalfOfTheSameGpuAndKeepsIt) {
+// The policy on one V100 with two ResNet-18 jobs: the LP pairs them (for
+// every objective: together each keeps f = 0.8966, more than the 1/2 of
+// taking turns), so the first round starts both on GPU 0 with half of it
+// each; at the next round the pair is kept (no decision).
+void expect_pair_started_and_kept(GavelObjective objective) {
   const Cluster cluster(testing::single_v100_node(1));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec a = cifar("a"), b = cifar("b");
   GavelParams params;
+  params.objective = objective;
   params.space_sharing = true;
   GavelPolicy policy(params);
   SchedulerInput in0;
@@ -192,6 +297,18 @@ TEST(GavelSharingPolicy, StartsAChosenPairOnHalfOfTheSameGpuAndKeepsIt) {
                  RunningJob{1, &b, Placement{{0}, {1}}, 0, 180, -1}};
   EXPECT_TRUE(policy.decide(in1).empty());
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(360), 720);
+}
+
+TEST(GavelSharingPolicy, StartsAChosenPairOnHalfOfTheSameGpuAndKeepsIt) {
+  expect_pair_started_and_kept(GavelObjective::MaxMinFairness);
+}
+
+TEST(GavelSharingPolicy, MakespanStartsAPairOnHalfOfTheSameGpu) {
+  expect_pair_started_and_kept(GavelObjective::Makespan);
+}
+
+TEST(GavelSharingPolicy, FinishTimeFairnessStartsAPairOnHalfOfTheSameGpu) {
+  expect_pair_started_and_kept(GavelObjective::FinishTimeFairness);
 }
 
 // Three ResNet-18 jobs on one V100: the LP fills the GPU with pairs (value
@@ -260,7 +377,10 @@ TEST(GavelSharingPolicy, OffKeepsWholeGpuTimeSlicing) {
 TEST(GavelSharingPolicy, RegistryParameter) {
   EXPECT_EQ(make_policy("gavel", {{"space_sharing", "on"}})->name(), "gavel");
   EXPECT_THROW(make_policy("gavel", {{"space_sharing", "yes"}}), InputError);
-  EXPECT_THROW(make_policy("gavel", {{"space_sharing", "on"}, {"objective", "makespan"}}), InputError);
+  // Space sharing works with every objective.
+  for (const char* objective : {"max_min_fairness", "finish_time_fairness", "makespan"})
+    EXPECT_EQ(make_policy("gavel", {{"space_sharing", "on"}, {"objective", objective}})->name(), "gavel")
+        << objective;
   EXPECT_EQ(make_policy("gavel", {{"space_sharing", "on"}, {"partners_per_class", "2"}})->name(), "gavel");
   for (const char* bad : {"0", "2.5", "1e9", "nan"})
     EXPECT_THROW(make_policy("gavel", {{"partners_per_class", bad}}), InputError) << bad;

@@ -2,6 +2,7 @@
 // mechanism on one GPU shared by two jobs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <variant>
 #include <vector>
@@ -105,6 +106,31 @@ TEST(GavelLp, MinMakespanOnOneGpuIsTheSumOfTheJobs) {
   EXPECT_LE(a.value, 210.0);
   EXPECT_GE(a.x[0][0] * a.value, 100 - 1e-6);
   EXPECT_GE(a.x[1][0] * a.value, 100 - 1e-6);
+}
+
+// One GPU, three jobs of 100 s alone each (R = 100, 200, 300 steps at 1, 2,
+// 3 steps/s): the makespan is 300 s. From lo = 100 the bisection tries
+// 100 and 200 (infeasible), 400 (feasible), then sqrt(lo hi): 282.8 no,
+// 336.4 yes, 308.4 yes, 295.4 no, and stops at hi = 200 * 2^(5/8) = 308.4.
+// Each step re-solves one LP from the last step's basis, after feasible and
+// infeasible steps alike; one wrong verdict would end at another value.
+TEST(GavelLp, MinMakespanBisectionFollowsTheHandSteps) {
+  GavelProblem p;
+  p.throughput = {{1}, {2}, {3}};
+  p.scale = {1, 1, 1};
+  p.type_gpus = {1};
+  p.remaining_steps = {100, 200, 300};
+  const GavelAllocation a = gavel_min_makespan(p);
+  EXPECT_NEAR(a.value, 200 * std::pow(2.0, 5.0 / 8), 1e-9);
+  // X is the one solved at 308.4, not at an earlier feasible 336.4 or 400:
+  // every job gets its 100 s of work into 308.4 s, and the tie-break hands
+  // out the rest of the GPU.
+  double sum = 0;
+  for (std::size_t m = 0; m < 3; ++m) {
+    EXPECT_GE(a.x[m][0] * a.value, 100 - 1e-6) << m;
+    sum += a.x[m][0];
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-9);
 }
 
 // Same two jobs, just submitted: the isolated 1/2 share runs 0.5 step/s, so

@@ -2,8 +2,10 @@
 // so the catalog's step times apply unscaled).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -14,23 +16,37 @@
 namespace vnsim {
 namespace {
 
-// `nodes` nodes x 4 T4 on PCIe (126 Gbit/s = 15.75 GB/s per GPU link, 1 us).
-ClusterSpec t4_nodes(int nodes) {
+// One rack of nodes on PCIe (126 Gbit/s = 15.75 GB/s per GPU link, 1 us),
+// each given as (GPU count, type), with NICs of `nic_Bps`.
+ClusterSpec pcie_rack(const std::string& name, const std::vector<std::pair<int, std::string>>& nodes,
+                      double nic_Bps) {
   ClusterSpec spec;
-  spec.name = "t4";
+  spec.name = name;
   RackSpec rack;
   rack.name = "r0";
-  for (int i = 0; i < nodes; ++i) {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
     NodeSpec node;
     node.name = "n" + std::to_string(i);
-    node.gpu_types.assign(4, "T4");
+    node.gpu_types.assign(static_cast<std::size_t>(nodes[i].first), nodes[i].second);
     node.intra = {IntraLinkKind::PCIe, 15.75e9, 1e-6};
-    node.nic_bandwidth_Bps = 6.25e9;
+    node.nic_bandwidth_Bps = nic_Bps;
     node.nic_latency_s = 1e-6;
     rack.nodes.push_back(node);
   }
   spec.racks.push_back(rack);
   return spec;
+}
+
+// `nodes` nodes x 4 T4, 50 Gbit/s NICs.
+ClusterSpec t4_nodes(int nodes) {
+  return pcie_rack("t4", std::vector<std::pair<int, std::string>>(static_cast<std::size_t>(nodes), {4, "T4"}),
+                   6.25e9);
+}
+
+// Two nodes of 2 K80, then one of 8 P40 (philly-2017's two shapes, first
+// type on the small nodes).
+ClusterSpec k80_then_p40() {
+  return pcie_rack("k80-p40", {{2, "K80"}, {2, "K80"}, {8, "P40"}}, 12.5e9);
 }
 
 JobSpec job(const std::string& id, const std::string& model, int batch, long long iterations,
@@ -67,7 +83,8 @@ std::string describe(const std::vector<Decision>& ds) {
 }
 
 struct World {
-  explicit World(int nodes) : cluster(t4_nodes(nodes)), topology(cluster), view(cluster, topology) {}
+  explicit World(int nodes) : World(t4_nodes(nodes)) {}
+  explicit World(const ClusterSpec& spec) : cluster(spec), topology(cluster), view(cluster, topology) {}
   SchedulerInput input(double now, const std::vector<JobSpec>& jobs) {
     SchedulerInput in;
     in.now_s = now;
@@ -204,6 +221,60 @@ TEST(GoodputEstimator, FixedBatchGoodputIsThroughputTimesEfficiencyOfTheOwnBatch
   EXPECT_NEAR(c.efficiency, (phi + m0) / (phi + 128), 1e-12);
   EXPECT_NEAR(c.goodput, 128 / c.iteration_s * c.efficiency, 1e-9);
   EXPECT_EQ(e.fixed_batch_goodput(job("b", "cifar10", 2, 10), "T4", 0, 1, 4).goodput, 0);
+}
+
+TEST(GoodputEstimator, RingsOnAnyGpuTypeMayUseTheLargerNodesOfAnotherType) {
+  // K80s sit 2 per node: 8 of them on one node do not exist, unless the
+  // ring may lie on any type's GPUs (Pollux, Optimus), where it is the ring
+  // over the P40 node's 8 GPUs.
+  World w(k80_then_p40());
+  GoodputEstimator e;
+  e.use_topology(w.topology);
+  const ModelParams& m = e.model(job("a", "imagenet", 200, 1));
+  EXPECT_TRUE(std::isinf(e.sync_s(m, "K80", 1, 8)));
+  EXPECT_TRUE(std::isfinite(e.sync_s(m, "K80", 2, 4)));  // 2 + 2 on the two K80 nodes
+  e.rings_on_any_gpu_type(true);
+  EXPECT_EQ(e.sync_s(m, "K80", 1, 8), e.sync_s(m, "P40", 1, 8));
+  EXPECT_GT(e.sync_s(m, "K80", 1, 8), 0);
+}
+
+TEST(Pollux, UsesMoreGpusPerNodeThanItsFirstTypesNodesHold) {
+  // One imagenet job on 2 x 2 K80 + 1 x 8 P40. Pollux prices every GPU as
+  // a K80; before its rings could lie on any type it could put at most 2
+  // GPUs on a node (it took 2 + 2 on two nodes).
+  World w(k80_then_p40());
+  PolluxPolicy p;
+  const std::vector<JobSpec> jobs = {job("a", "imagenet", 200, 100000)};
+  p.decide(w.input(0, jobs));
+  ASSERT_EQ(p.last_round().count(0), 1u);
+  const PolluxPolicy::Chosen& c = p.last_round().at(0);
+  EXPECT_GT(c.gpus, 2 * c.nodes);
+}
+
+TEST(Pollux, GreedySeedUsesTheGpusTheCappedSearchLeavesIdle) {
+  // 200 queued cifar10 jobs on 625 nodes x 4 T4 (2,500 GPUs): the search
+  // runs 100 generations (2e6 / (100 x 200)), too few for a genetic child
+  // carrying ~60 random row changes to grow many jobs: each job keeps the
+  // one GPU of the fill seed (200 GPUs in all). The greedy seed hands out
+  // GPUs while a job's speedup still rises: all 2,500.
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 200; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 100000, i));
+  auto total = [](const PolluxPolicy& p) {
+    int gpus = 0;
+    for (const auto& [j, c] : p.last_round()) gpus += c.gpus;
+    return gpus;
+  };
+  World plain_world(625);
+  PolluxParams plain_params;
+  plain_params.greedy_seed = false;
+  PolluxPolicy plain(plain_params);
+  plain.decide(plain_world.input(0, jobs));
+  World w(625);
+  PolluxPolicy seeded;
+  seeded.decide(w.input(0, jobs));
+  EXPECT_EQ(seeded.last_round().size(), 200u);
+  EXPECT_GT(total(seeded), 2 * total(plain));
+  EXPECT_EQ(total(seeded), 2500);  // cifar10's speedup still rises at 12-13 GPUs
 }
 
 TEST(Pollux, LargeProblemsRunFewerGenerations) {

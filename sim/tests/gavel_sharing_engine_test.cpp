@@ -38,8 +38,10 @@ JobSpec job_of(const std::string& id, double submit_s, const std::string& model,
   return j;
 }
 
-ReplayResult replay_gavel(const Cluster& cluster, const std::vector<JobSpec>& jobs) {
+ReplayResult replay_gavel(const Cluster& cluster, const std::vector<JobSpec>& jobs,
+                          GavelObjective objective = GavelObjective::MaxMinFairness) {
   GavelParams params;
+  params.objective = objective;
   params.space_sharing = true;
   GavelPolicy policy(params);
   return run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, {});
@@ -79,21 +81,35 @@ TEST(GavelSharingEngine, AChosenPairSharesOneGpuAtTheTableRate) {
 
 // A busier mix on two V100s: 1- and 2-GPU jobs of four families arriving
 // over time, so pairs are formed, broken at rounds and re-formed. Every
-// job completes, no GPU is ever over-committed and some pair shares GPUs.
-TEST(GavelSharingEngine, AMixOfJobsCompletesWithoutOverCommitment) {
+// job completes, no GPU is ever over-committed and some pair shares GPUs,
+// under each objective (the round mechanism does not depend on it).
+void expect_mix_completes(GavelObjective objective) {
   const Cluster cluster(v100s(2));
   const std::vector<JobSpec> jobs = {
       job_of("r18-a", 0, "cifar10", 1, 900, cluster),    job_of("r18-b", 0, "cifar10", 1, 1200, cluster),
       job_of("r50", 30, "imagenet", 1, 800, cluster),    job_of("bert", 100, "bert", 1, 700, cluster),
       job_of("ncf", 400, "ncf", 1, 500, cluster),        job_of("r18-2a", 500, "cifar10", 2, 600, cluster),
       job_of("r18-2b", 500, "cifar10", 2, 900, cluster), job_of("ds2", 900, "deepspeech2", 1, 400, cluster)};
-  const ReplayResult r = replay_gavel(cluster, jobs);
+  const ReplayResult r = replay_gavel(cluster, jobs, objective);
   testing::expect_no_overcommit(r, cluster.gpu_count());
   for (const auto& j : r.jobs) EXPECT_EQ(j.state, FinalState::Completed) << j.reason;
   std::set<JobIndex> shared;
   for (const auto& a : r.allocations)
     if (a.taken && a.milli == 500) shared.insert(a.job);
   EXPECT_GE(shared.size(), 2u);
+}
+
+// One replay per test: one SimGrid engine per process.
+TEST(GavelSharingEngine, AMixOfJobsCompletesWithoutOverCommitment) {
+  expect_mix_completes(GavelObjective::MaxMinFairness);
+}
+
+TEST(GavelSharingEngine, AMixCompletesUnderMakespan) {
+  expect_mix_completes(GavelObjective::Makespan);
+}
+
+TEST(GavelSharingEngine, AMixCompletesUnderFinishTimeFairness) {
+  expect_mix_completes(GavelObjective::FinishTimeFairness);
 }
 
 }  // namespace

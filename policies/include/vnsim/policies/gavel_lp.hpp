@@ -3,8 +3,8 @@
 // X[m][j] is the fraction of wall time job m spends on GPU type j, using
 // scale[m] GPUs of that type. Every objective shares Gavel's base
 // constraints: 0 <= X <= 1, sum_j X[m][j] <= 1, sum_m scale[m] X[m][j] <= n_j.
-// With space sharing (max-min fairness only), pairs of jobs sharing the same
-// GPUs are further rows of X (algorithms.md §5.1, docs/POLICIES.md "Gavel").
+// With space sharing (any objective), pairs of jobs sharing the same GPUs
+// are further rows of X (algorithms.md §5.1, docs/POLICIES.md "Gavel").
 #include <cstddef>
 #include <vector>
 
@@ -30,7 +30,7 @@ struct GavelProblem {
   std::vector<double> remaining_steps;  // steps left
   std::vector<double> since_start_s;    // now - submission
   std::vector<double> isolated_cum_s;   // time the done steps took at the isolated share
-  GavelSharing sharing;                 // max-min fairness only
+  GavelSharing sharing;                 // space sharing, any objective
 };
 
 // Jobs a < b share GPUs of `type` a fraction `x` of the wall time.
@@ -55,10 +55,13 @@ GavelAllocation gavel_max_min_fairness(const GavelProblem& problem);
 // minimize max_m rho_m(X) = (since_start + rem / thr(X)) / (isolated_cum +
 // rem / T_iso), T_iso on an isolated 1/M share; bisection on rho over
 // feasibility LPs (thr(X) >= rem / (rho D - since_start)) until hi/lo < 1.05.
+// With space sharing, thr counts pair time at the pair rate as above, with
+// one pair column per job pair (T_iso stays the exclusive isolated share).
 GavelAllocation gavel_finish_time_fairness(const GavelProblem& problem);
 // minimize T such that every job can finish its remaining steps by T:
-// bisection on T in [100 s, 1e6 s] (widened x10 while infeasible) until
-// hi/lo < 1.05, as Gavel's min_total_duration policy.
+// bisection on T from the largest remaining-steps bound (doubled while infeasible) until
+// hi/lo < 1.05, as Gavel's min_total_duration policy. Pairs as for
+// finish-time fairness.
 GavelAllocation gavel_min_makespan(const GavelProblem& problem);
 
 // The throughput of job m on the equal share / isolated 1/M share, as above.

@@ -36,7 +36,7 @@ struct GavelParams {
   double reset_s = 1920;  // minimum_time_between_allocation_resets
   std::string placement = "consolidated";
   std::uint64_t seed = 0;
-  bool space_sharing = false;  // max_min_fairness only
+  bool space_sharing = false;  // with any objective
   int partners_per_class = 4;  // GavelSharing::partners_per_class
 };
 

@@ -25,9 +25,18 @@ class GoodputEstimator {
   // Call once per decide(): the caches are per topology.
   void use_topology(const Topology& topology);
 
+  // For the type-unaware policies (Pollux, Optimus), which price every GPU
+  // as the cluster's first type: their rings may lie on nodes of any type.
+  // Without it, on a cluster whose first type sits on 2-GPU nodes (the
+  // K80s of philly-2017), no job could take more than 2 GPUs per node even
+  // on the 8-GPU nodes of another type, and every larger job was spread
+  // over 2-GPU slices of many nodes.
+  void rings_on_any_gpu_type(bool any);
+
   // Ring all-reduce time of the model's gradient over `replicas` GPUs of
-  // `gpu_type` spread evenly over `nodes` nodes (the first nodes of that type
-  // that hold them). +inf when the cluster has no such placement.
+  // `gpu_type` (of any type after rings_on_any_gpu_type(true)) spread evenly
+  // over `nodes` nodes (the first nodes that hold them). +inf when the
+  // cluster has no such placement.
   double sync_s(const ModelParams& model, const std::string& gpu_type, int nodes, int replicas);
 
   // The goodput-maximising batch and accumulation on (nodes, replicas), at
@@ -57,6 +66,7 @@ class GoodputEstimator {
   const GpuCatalog& gpus_;
   const NoiseScaleCatalog& noise_;
   const Topology* topology_ = nullptr;
+  bool rings_on_any_type_ = false;
   std::map<std::tuple<std::string, std::string, int, int>, double> sync_cache_;
 };
 

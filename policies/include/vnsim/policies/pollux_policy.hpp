@@ -45,6 +45,9 @@ struct PolluxParams {
   // without a better best allocation. 0 runs every generation, as Pollux
   // does; whole-trace replays set it (docs/POLICIES.md, "Scaling").
   int patience = 0;
+  // Seed each round's search with the greedy allocation of pollux_climb.hpp
+  // (docs/POLICIES.md, "Scaling"). false: Pollux's own seeds only.
+  bool greedy_seed = true;
   // false: every job keeps its own (trace) global batch, with the fewest
   // accumulation steps that fit memory, and the search maximises the
   // speedups of that fixed batch ("Pollux without adaptive batch", the
