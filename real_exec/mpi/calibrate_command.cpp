@@ -132,8 +132,22 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   // A worker-to-worker path crosses two links (docs/CLUSTER_SPEC.md), so each
   // carries half the measured one-way latency.
   links.link_latency_s = one_way_s / 2;
-  links.link_bandwidth_Bps = workers >= 2 ? fit_ring_bandwidth(allreduce_points, workers, one_way_s)
-                                          : 100e9;  // unused with 1 worker
+  links.link_bandwidth_Bps = 100e9;  // unused with 1 worker
+  if (workers >= 2) {
+    const RingFit fit = fit_ring(allreduce_points, workers, one_way_s);
+    links.link_bandwidth_Bps = fit.bandwidth_Bps;
+    links.link_latency_s = fit.hop_latency_s / 2;
+    raw["hop_latency_used_s"] = fit.hop_latency_s;
+    if (fit.latency_reduced) {
+      raw["hop_latency_note"] =
+          "the ping-pong latency exceeded a measured ring step; cut to half the shortest step";
+      if (comm.rank() == 0)
+        std::fprintf(stderr,
+                     "vnexec calibrate: warning: ping-pong latency %.1f us exceeds a measured all-reduce "
+                     "step; using %.1f us (half the shortest step) for the links\n",
+                     one_way_s * 1e6, fit.hop_latency_s * 1e6);
+    }
+  }
   raw["fitted_link_bandwidth_Bps"] = links.link_bandwidth_Bps;
 
   if (comm.rank() == 0) {

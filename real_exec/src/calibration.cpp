@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -53,6 +54,28 @@ double fit_ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_an
   }
   if (sxy <= 0) throw std::runtime_error("fit_ring_bandwidth: measurements imply no transfer time");
   return sxx / sxy;
+}
+
+RingFit fit_ring(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
+                 double hop_latency_s) {
+  if (ranks < 2) throw std::invalid_argument("fit_ring_bandwidth: needs at least 2 ranks");
+  const double steps = 2.0 * (ranks - 1);
+  double shortest_step_s = std::numeric_limits<double>::infinity();
+  for (const auto& [bytes, seconds] : bytes_and_seconds)
+    shortest_step_s = std::min(shortest_step_s, seconds / steps);
+  if (bytes_and_seconds.empty() || !(shortest_step_s > 0))
+    throw std::runtime_error("fit_ring_bandwidth: measurements imply no transfer time");
+  double sxy = 0;
+  for (const auto& [bytes, seconds] : bytes_and_seconds)
+    sxy += bytes / ranks * (seconds / steps - hop_latency_s);
+  RingFit fit;
+  fit.hop_latency_s = hop_latency_s;
+  if (sxy <= 0) {
+    fit.hop_latency_s = shortest_step_s / 2;
+    fit.latency_reduced = true;
+  }
+  fit.bandwidth_Bps = fit_ring_bandwidth(bytes_and_seconds, ranks, fit.hop_latency_s);
+  return fit;
 }
 
 std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::string& reference_gpu,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/perf_model.hpp"
@@ -30,6 +32,28 @@ TEST(Calibration, RingBandwidthFitInvertsTheRingFormula) {
   // 3 ranks, hop latency 10 us, bandwidth 2 GB/s: T = 4 (1e-5 + B/3/2e9).
   const auto t = [](double b) { return 4 * (1e-5 + b / 3 / 2e9); };
   EXPECT_NEAR(fit_ring_bandwidth({{3e6, t(3e6)}, {6e6, t(6e6)}}, 3, 1e-5), 2e9, 1);
+}
+
+TEST(Calibration, RingFitKeepsAPlausibleLatencyAndCutsAContradictedOne) {
+  // As above: the measured 10 us latency leaves transfer time, so it stays.
+  const auto t = [](double b) { return 4 * (1e-5 + b / 3 / 2e9); };
+  const RingFit kept = fit_ring({{3e6, t(3e6)}, {6e6, t(6e6)}}, 3, 1e-5);
+  EXPECT_FALSE(kept.latency_reduced);
+  EXPECT_EQ(kept.hop_latency_s, 1e-5);
+  EXPECT_NEAR(kept.bandwidth_Bps, 2e9, 1);
+  // A 1 ms ping-pong against steps of t/4 = 0.51 ms and 1.01 ms: no transfer
+  // time is left (fit_ring_bandwidth throws). The latency becomes half the
+  // shortest step, 0.255 ms; per step the transfer is then 0.255 ms for 1e6
+  // bytes per rank and 0.755 ms for 2e6, and the least-squares bandwidth
+  // through the origin is (1e12 + 4e12) / (1e6 x 0.255e-3 + 2e6 x 0.755e-3)
+  // = 5e12 / 1765 = 2.833e9 B/s.
+  EXPECT_THROW(fit_ring_bandwidth({{3e6, t(3e6)}, {6e6, t(6e6)}}, 3, 1e-3), std::runtime_error);
+  const RingFit cut = fit_ring({{3e6, t(3e6)}, {6e6, t(6e6)}}, 3, 1e-3);
+  EXPECT_TRUE(cut.latency_reduced);
+  EXPECT_NEAR(cut.hop_latency_s, t(3e6) / 4 / 2, 1e-15);
+  EXPECT_NEAR(cut.bandwidth_Bps, 5e12 / 1765.0, 1e3);
+  // Only measurements of no time at all are still an error.
+  EXPECT_THROW(fit_ring({{3e6, 0.0}}, 3, 1e-5), std::runtime_error);
 }
 
 TEST(Calibration, TestbedSpecParsesAndPricesARingAsMeasured) {

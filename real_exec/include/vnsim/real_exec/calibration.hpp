@@ -25,6 +25,21 @@ LineFit fit_line(const std::vector<std::pair<double, double>>& points);
 double fit_ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
                           double hop_latency_s);
 
+// fit_ring_bandwidth that survives a hop latency the ring measurements
+// contradict. The latency comes from a ping-pong, the bandwidth from
+// all-reduces timed at another moment; on a loaded machine (oversubscribed
+// MPI ranks descheduled mid ping-pong) the ping-pong can exceed a whole ring
+// step, leaving no transfer time to fit. The latency is then cut to half the
+// shortest measured step, so latency and transfer share that step evenly,
+// and latency_reduced says so.
+struct RingFit {
+  double bandwidth_Bps = 0;
+  double hop_latency_s = 0;  // the latency the bandwidth was fitted with
+  bool latency_reduced = false;
+};
+RingFit fit_ring(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
+                 double hop_latency_s);
+
 struct TestbedLinks {
   int workers = 0;
   double link_bandwidth_Bps = 0;  // per worker link: a worker-to-worker path crosses two
