@@ -125,6 +125,7 @@ class PolluxPolicy::Search {
   std::vector<Job> jobs;
 
   int max_nodes() const { return max_nodes_; }
+  const std::vector<int>& capacity() const { return capacity_; }
   int max_gpus() const { return max_gpus_; }
 
   // Speedup of job j on (nodes, gpus), memoised for the round.
@@ -388,13 +389,12 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   }
   if (params_.greedy_seed && static_cast<int>(pop.size()) < params_.population) {
     ClimbProblem climb;
-    for (const NodeInfo& n : cluster.nodes()) climb.capacity.push_back(n.gpu_count);
+    climb.capacity = search.capacity();
     climb.max_nodes = search.max_nodes();
     climb.p = params_.p;
     climb.speedup = [&search](std::size_t j, int nodes, int gpus) { return search.speedup(j, nodes, gpus); };
-    for (const Search::Job& j : search.jobs)
-      climb.jobs.push_back(ClimbJob{j.running ? j.current.pairs() : std::vector<std::pair<NodeId, int>>{},
-                                    j.restart_factor, j.max_gpus});
+    for (const Search::Job& j : search.jobs)  // a queued job's current row is empty
+      climb.jobs.push_back(ClimbJob{j.current.pairs(), j.restart_factor, j.max_gpus});
     Individual climbed;
     for (const auto& row : climb_allocation(climb)) climbed.rows.push_back(Row::from(row));
     pop.push_back(std::move(climbed));

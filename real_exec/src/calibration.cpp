@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 namespace vnsim::real_exec {
@@ -40,10 +41,19 @@ LineFit fit_line(const std::vector<std::pair<double, double>>& points) {
   return f;
 }
 
-double fit_ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
-                          double hop_latency_s) {
+namespace {
+
+// Ring steps per all-reduce over `ranks`: 2(N-1).
+double ring_steps(int ranks) {
   if (ranks < 2) throw std::invalid_argument("fit_ring_bandwidth: needs at least 2 ranks");
-  const double steps = 2.0 * (ranks - 1);
+  return 2.0 * (ranks - 1);
+}
+
+// Least-squares bandwidth given the hop latency; none when the latency
+// leaves no transfer time in the measurements.
+std::optional<double> ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_and_seconds,
+                                     int ranks, double hop_latency_s) {
+  const double steps = ring_steps(ranks);
   // Per step: y = T/steps - latency = (B/N) * (1/bandwidth); fit 1/bandwidth through the origin.
   double sxx = 0, sxy = 0;
   for (const auto& [bytes, seconds] : bytes_and_seconds) {
@@ -52,28 +62,34 @@ double fit_ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_an
     sxx += x * x;
     sxy += x * y;
   }
-  if (sxy <= 0) throw std::runtime_error("fit_ring_bandwidth: measurements imply no transfer time");
+  if (sxy <= 0) return std::nullopt;
   return sxx / sxy;
+}
+
+}  // namespace
+
+double fit_ring_bandwidth(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
+                          double hop_latency_s) {
+  const std::optional<double> bandwidth = ring_bandwidth(bytes_and_seconds, ranks, hop_latency_s);
+  if (!bandwidth) throw std::runtime_error("fit_ring_bandwidth: measurements imply no transfer time");
+  return *bandwidth;
 }
 
 RingFit fit_ring(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
                  double hop_latency_s) {
-  if (ranks < 2) throw std::invalid_argument("fit_ring_bandwidth: needs at least 2 ranks");
-  const double steps = 2.0 * (ranks - 1);
-  double shortest_step_s = std::numeric_limits<double>::infinity();
-  for (const auto& [bytes, seconds] : bytes_and_seconds)
-    shortest_step_s = std::min(shortest_step_s, seconds / steps);
-  if (bytes_and_seconds.empty() || !(shortest_step_s > 0))
-    throw std::runtime_error("fit_ring_bandwidth: measurements imply no transfer time");
-  double sxy = 0;
-  for (const auto& [bytes, seconds] : bytes_and_seconds)
-    sxy += bytes / ranks * (seconds / steps - hop_latency_s);
   RingFit fit;
   fit.hop_latency_s = hop_latency_s;
-  if (sxy <= 0) {
-    fit.hop_latency_s = shortest_step_s / 2;
-    fit.latency_reduced = true;
+  if (const std::optional<double> bandwidth = ring_bandwidth(bytes_and_seconds, ranks, hop_latency_s)) {
+    fit.bandwidth_Bps = *bandwidth;
+    return fit;
   }
+  double shortest_step_s = std::numeric_limits<double>::infinity();
+  for (const auto& [bytes, seconds] : bytes_and_seconds)
+    shortest_step_s = std::min(shortest_step_s, seconds / ring_steps(ranks));
+  if (!(shortest_step_s > 0))
+    throw std::runtime_error("fit_ring_bandwidth: measurements imply no transfer time");
+  fit.hop_latency_s = shortest_step_s / 2;
+  fit.latency_reduced = true;
   fit.bandwidth_Bps = fit_ring_bandwidth(bytes_and_seconds, ranks, fit.hop_latency_s);
   return fit;
 }
