@@ -92,7 +92,8 @@ const char* replay_usage() {
          "             [--placement consolidated|first-fit|topology-aware|random]\n"
          "             [--format "
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
-         "             [--seed N] [--macro-iterations M] [--quiet-rings] [--contended-macro-s S]\n"
+         "             [--seed N] [--macro-iterations M] [--quiet-rings] [--fluid-rings]\n"
+         "             [--contended-macro-s S]\n"
          "             [--bad-rows skip|fail] [--quiet] [--hetero-split]\n"
          "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
          "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
@@ -144,7 +145,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                                  "--node-down",
                                  "--contended-macro-s"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
-  Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings"});
+  Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings"});
   if (auto placement = args.get("--placement")) {
     if (!policy_params.emplace("placement", *placement).second)
       throw InputError("--placement and --policy-param placement=... both given");
@@ -165,6 +166,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
     options.macro_iterations = static_cast<int>(parse_integer("--macro-iterations", *m, 1));
   options.heterogeneous_split = args.has("--hetero-split");
   options.quiet_rings = args.has("--quiet-rings");
+  options.fluid_rings = args.has("--fluid-rings");
   options.seed = seed;
   const auto non_negative = [&](const char* flag, double& out) {
     if (auto v = args.get(flag)) {

@@ -93,6 +93,7 @@ void ReplayController::step(double now) {
   process_node_events(now);
   process_arrivals(now);
   run_policy(now);
+  refresh_fluid_rates(now);  // after every start and stop at this instant
   timer_s_.reset();
   if (auto t = in_.policy.next_timer_s(now); t && *t > now && !recorder_.all_done()) timer_s_ = *t;
   guard_against_idle_deadlock(now);

@@ -93,6 +93,12 @@ class ReplayController {
     std::unique_ptr<LinkUser> quiet;
     long long run_banked_iterations = 0;
     double segment_start_s = 0;
+    // Fluid rings (replay_fluid_rings.cpp): the bytes/s the ring puts on
+    // each link while its all-reduce runs alone, its idle-network
+    // all-reduce, and the stretch contention gives that all-reduce now.
+    std::vector<std::pair<const simgrid::s4u::Link*, double>> fluid_loads;
+    double fluid_allreduce_s = 0;
+    double comm_stretch = 1;
     std::shared_ptr<FlowJob> flow;  // a parameter-server or layout job's actors (replay_flow_jobs.cpp)
   };
   struct AnalyticEnd {
@@ -160,6 +166,7 @@ class ReplayController {
   bool quiet_rings_on() const;
   void run_ring(JobIndex job, double now);
   bool start_quiet_segment(JobIndex job, double now);
+  void time_ring_analytically(JobIndex job, std::unique_ptr<LinkUser> marker, double now);
   void leave_quiet_segment(JobIndex job, double now);
   void simulate_ring_segment(JobIndex job, double now, double head_start_s);
   void wake_contended_quiet_rings(double now);
@@ -167,6 +174,12 @@ class ReplayController {
   void stop_quiet_segment(JobState& s);
   long long quiet_iterations_done(const JobState& s, double now) const;
   double quiet_ring_rate(JobIndex job) const;
+  double slowest_rank_compute_s(JobIndex job) const;
+  // Fluid rings (replay_fluid_rings.cpp).
+  bool fluid_rings_on() const { return in_.options.fluid_rings; }
+  void start_fluid_segment(JobIndex job, double now);
+  void refresh_fluid_rates(double now);
+  bool fluid_rates_stale_ = false;
   std::vector<JobIndex> quiet_rings_woken_;
   void launch_flow_job(JobIndex job);  // replay_flow_jobs.cpp
   // k of a contended macro-iteration for a job whose uncontended k is `k`
@@ -178,6 +191,7 @@ class ReplayController {
   double sharing_rate(JobIndex job) const;
   void start_at_rate(JobIndex job, double now);
   void update_rate(JobIndex job, double now);
+  void change_analytic_rate(JobIndex job, double rate, double now);
   void rescale_tenants(const std::vector<GpuId>& gpus, JobIndex except, double now);
   double analytic_progress_s(const JobState& s, double now) const;
   void refresh_running(double now);

@@ -24,6 +24,10 @@ bool ReplayController::quiet_rings_on() const {
 }
 
 void ReplayController::run_ring(JobIndex job, double now) {
+  if (fluid_rings_on()) {
+    start_fluid_segment(job, now);
+    return;
+  }
   if (!quiet_rings_on() || !start_quiet_segment(job, now)) simulate_ring_segment(job, now, 0);
 }
 
@@ -45,17 +49,26 @@ long long ReplayController::quiet_iterations_done(const JobState& s, double now)
 
 // Speed next to GPU co-tenants, as the ring's actors would run: each rank's
 // compute is divided by its GPU's rate, the all-reduce is not, and the
-// slowest rank paces the step.
+// slowest rank paces the step. A fluid ring's all-reduce is also stretched by
+// the rings that share its links (replay_fluid_rings.cpp).
 double ReplayController::quiet_ring_rate(JobIndex job) const {
-  if (sharing_rate(job) == 1) return 1;
-  const Placement& placement = state_[job].placement;
+  const JobState& s = state_[job];
+  if (sharing_rate(job) == 1 && s.comm_stretch == 1) return 1;
   const ModelParams& model = in_.models.at(in_.jobs[job].model);
   const IterationBreakdown it =
-      iteration_time(in_.topology, in_.gpu_catalog, model, placement, batch_of(job));
+      iteration_time(in_.topology, in_.gpu_catalog, model, s.placement, batch_of(job));
+  return it.total_s / overlapped_step_s(slowest_rank_compute_s(job), it.allreduce_s * s.comm_stretch,
+                                        model.overlap_fraction);
+}
+
+// Seconds of compute per iteration of the slowest rank, next to its GPUs'
+// co-tenants.
+double ReplayController::slowest_rank_compute_s(JobIndex job) const {
+  const Placement& placement = state_[job].placement;
   double slowest = 0;
   for (std::size_t r = 0; r < placement.gpus.size(); ++r)
     slowest = std::max(slowest, rank_compute_s(job, r) / gpu_rate(job, placement.gpus[r]));
-  return it.total_s / overlapped_step_s(slowest, it.allreduce_s, model.overlap_fraction);
+  return slowest;
 }
 
 // Times the iterations left analytically if the ring is alone on its links;
@@ -72,7 +85,16 @@ bool ReplayController::start_quiet_segment(JobIndex job, double now) {
     return false;
   }
   user->became_contended = [this, job] { quiet_rings_woken_.push_back(job); };
-  s.quiet = std::move(user);
+  time_ring_analytically(job, std::move(user), now);
+  return true;
+}
+
+// From `now` the iterations left of the ring are timed like a single-node
+// job's, at the ring's current speed; `marker` is held while they are.
+void ReplayController::time_ring_analytically(JobIndex job, std::unique_ptr<LinkUser> marker, double now) {
+  JobState& s = state_[job];
+  s.quiet = std::move(marker);
+  s.comm_stretch = 1;
   s.segment_start_s = now;
   s.estimated_total_s = static_cast<double>(std::max(0LL, iterations_left(job))) * s.iteration_s;
   s.rate = quiet_ring_rate(job);
@@ -81,11 +103,11 @@ bool ReplayController::start_quiet_segment(JobIndex job, double now) {
   s.slowed_this_run = s.slowed_this_run || s.rate != 1;
   s.analytic_end_s = now + s.estimated_total_s / s.rate;
   analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
-  return true;
 }
 
 void ReplayController::stop_quiet_segment(JobState& s) {
   if (!s.quiet) return;
+  if (fluid_rings_on()) fluid_rates_stale_ = true;  // its neighbours speed up
   unregister_link_user(*s.quiet);
   s.quiet.reset();
 }

@@ -82,9 +82,19 @@ void ReplayController::update_rate(JobIndex job, double now) {
     s.slowed_this_run = s.slowed_this_run || rate != 1;
     return;
   }
+  // A fluid ring's compute speed changes its comm fraction, hence how much
+  // it slows the rings beside it.
+  if (s.quiet && fluid_rings_on()) fluid_rates_stale_ = true;
   // Multi-node jobs whose traffic runs as flows keep their speed (docs:
   // "Not implemented yet").
   if (s.analytic_end_s < 0 || rate == s.rate) return;
+  change_analytic_rate(job, rate, now);
+}
+
+// Banks an analytic job's progress at its old speed and gives it a new end
+// (the old heap entry turns stale with the epoch).
+void ReplayController::change_analytic_rate(JobIndex job, double rate, double now) {
+  JobState& s = state_[job];
   s.progress_s = analytic_progress_s(s, now);
   s.rate_since_s = now;
   s.rate = rate;

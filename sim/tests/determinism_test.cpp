@@ -48,7 +48,9 @@ TEST(Determinism, DumpContendedReplay) {
   testing::ScriptedPolicy policy(plan);
   ReplayOptions opts;
   opts.macro_iterations = 3;
-  opts.quiet_rings = std::getenv("VNSIM_DET_QUIET") != nullptr;
+  const char* engine = std::getenv("VNSIM_DET_ENGINE");
+  opts.quiet_rings = engine != nullptr && std::string(engine) == "quiet";
+  opts.fluid_rings = engine != nullptr && std::string(engine) == "fluid";
   const ReplayResult r =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
   std::ofstream f(out);
@@ -63,11 +65,12 @@ TEST(Determinism, DumpContendedReplay) {
   f << hex(r.simulated_end_s) << '\n';
 }
 
-std::string run_worker(const std::string& path, bool quiet_rings = false) {
+std::string run_worker(const std::string& path, const std::string& engine = "") {
   // Resolved here: inside the shell, /proc/self/exe would be the shell.
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::string real = std::string(quiet_rings ? "VNSIM_DET_QUIET=1 " : "") + kDumpEnv + "=" + path +
-                           " '" + exe + "' --gtest_filter=Determinism.DumpContendedReplay > /dev/null 2>&1";
+  const std::string real = (engine.empty() ? std::string() : "VNSIM_DET_ENGINE=" + engine + " ") + kDumpEnv +
+                           "=" + path + " '" + exe +
+                           "' --gtest_filter=Determinism.DumpContendedReplay > /dev/null 2>&1";
   EXPECT_EQ(std::system(real.c_str()), 0) << real;
   std::ifstream f(path);
   std::stringstream ss;
@@ -76,26 +79,31 @@ std::string run_worker(const std::string& path, bool quiet_rings = false) {
   return ss.str();
 }
 
-TEST(Determinism, ReplayIsIdenticalAcrossProcesses) {
+// Two worker processes replay the same inputs with the `engine` options.
+void expect_identical_across_processes(const std::string& stem, const std::string& engine) {
   const auto dir = std::filesystem::temp_directory_path();
-  const std::string stem = "vnsim_sim_det_" + std::to_string(getpid());
-  const std::string a = run_worker((dir / (stem + "_a.txt")).string());
-  const std::string b = run_worker((dir / (stem + "_b.txt")).string());
+  const std::string base = stem + std::to_string(getpid());
+  const std::string a = run_worker((dir / (base + "_a.txt")).string(), engine);
+  const std::string b = run_worker((dir / (base + "_b.txt")).string(), engine);
   ASSERT_FALSE(a.empty());
   EXPECT_NE(a.find("completed"), std::string::npos);
   EXPECT_EQ(a, b);
 }
 
+TEST(Determinism, ReplayIsIdenticalAcrossProcesses) {
+  expect_identical_across_processes("vnsim_sim_det_", "");
+}
+
 // Quiet rings hand jobs between the controller and their actors whenever
 // contention changes; that must not depend on anything but the inputs.
 TEST(Determinism, ReplayWithQuietRingsIsIdenticalAcrossProcesses) {
-  const auto dir = std::filesystem::temp_directory_path();
-  const std::string stem = "vnsim_sim_detq_" + std::to_string(getpid());
-  const std::string a = run_worker((dir / (stem + "_a.txt")).string(), true);
-  const std::string b = run_worker((dir / (stem + "_b.txt")).string(), true);
-  ASSERT_FALSE(a.empty());
-  EXPECT_NE(a.find("completed"), std::string::npos);
-  EXPECT_EQ(a, b);
+  expect_identical_across_processes("vnsim_sim_detq_", "quiet");
+}
+
+// Fluid rings key their links by address, which changes from process to
+// process; the rates they get must not.
+TEST(Determinism, ReplayWithFluidRingsIsIdenticalAcrossProcesses) {
+  expect_identical_across_processes("vnsim_sim_detf_", "fluid");
 }
 
 }  // namespace

@@ -222,9 +222,9 @@ ReplayOptions quiet_options(double contended_macro_s) {
   return opts;
 }
 
-// Alone on its links a quiet ring is timed analytically; that must be what
-// the simulated ring takes, iteration by iteration.
-TEST(QuietRings, AloneTheyTakeWhatPerIterationSimulationTakes) {
+// Each of the trace's first 40 jobs alone under `options` against every
+// iteration simulated; the multi-node ones count.
+void expect_alone_rings_match_per_iteration(const ReplayOptions& options) {
   const std::vector<JobSpec> all = contended_trace();
   int multi_node = 0;
   for (std::size_t i = 0; i < 40; ++i) {
@@ -233,10 +233,16 @@ TEST(QuietRings, AloneTheyTakeWhatPerIterationSimulationTakes) {
     const RunResult reference = replay_in_child(macro_options(0, false), one);
     if (reference.jobs[0].nodes < 2) continue;
     ++multi_node;
-    const RunResult quiet = replay_in_child(quiet_options(0), one);
-    EXPECT_NEAR(quiet.jobs[0].finish_s / reference.jobs[0].finish_s, 1.0, 1e-6) << one[0].id;
+    const RunResult fast = replay_in_child(options, one);
+    EXPECT_NEAR(fast.jobs[0].finish_s / reference.jobs[0].finish_s, 1.0, 1e-6) << one[0].id;
   }
   EXPECT_GE(multi_node, 15);
+}
+
+// Alone on its links a quiet ring is timed analytically; that must be what
+// the simulated ring takes, iteration by iteration.
+TEST(QuietRings, AloneTheyTakeWhatPerIterationSimulationTakes) {
+  expect_alone_rings_match_per_iteration(quiet_options(0));
 }
 
 // Contended, each contention change resumes a ring from an estimated phase,
@@ -250,6 +256,35 @@ TEST(QuietRings, ContendedTraceStaysCloseToPerIterationSimulation) {
     const double mean = expect_every_jct_within(replay_in_child(quiet_options(s)), reference, 0.10);
     EXPECT_LE(mean, 0.01);
   }
+}
+
+}  // namespace
+}  // namespace vnsim
+
+namespace vnsim {
+namespace {
+
+ReplayOptions fluid_options() {
+  ReplayOptions opts;
+  opts.fluid_rings = true;
+  return opts;
+}
+
+// Alone, a fluid ring is a quiet ring: the idle-network time, exactly.
+TEST(FluidRings, AloneTheyTakeWhatPerIterationSimulationTakes) {
+  expect_alone_rings_match_per_iteration(fluid_options());
+}
+
+// The fluid model replaces simulated comm phases by their average effect,
+// so single jobs move more than with quiet rings; the bounds are the
+// measured errors with some margin (docs/PERFORMANCE.md, "Fluid rings").
+TEST(FluidRings, ContendedTraceStaysCloseToPerIterationSimulation) {
+  const RunResult reference = replay_in_child(macro_options(0, false));
+  std::printf("fluid rings: ");
+  const double mean = expect_every_jct_within(replay_in_child(fluid_options()), reference, 0.10);
+  // Without the stretch (every ring at its idle-network speed) the mean
+  // error is 0.62%, the worst 11.8%.
+  EXPECT_LE(mean, 0.005);
 }
 
 }  // namespace

@@ -200,13 +200,17 @@ class Parser {
         if (!value.is_boolean()) fail(p, "expected true or false, got " + value.dump());
         axis.quiet_rings = value.get<bool>();
         if (axis.quiet_rings) shown += std::string(shown.empty() ? "" : " ") + "quiet-rings";
+      } else if (key == "fluid_rings") {
+        if (!value.is_boolean()) fail(p, "expected true or false, got " + value.dump());
+        axis.fluid_rings = value.get<bool>();
+        if (axis.fluid_rings) shown += std::string(shown.empty() ? "" : " ") + "fluid-rings";
       } else if (key == "contended_macro_s") {
         if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
           fail(p, "expected a number >= 0, got " + value.dump());
         axis.contended_macro_s = value.get<double>();
         shown += std::string(shown.empty() ? "" : " ") + "contended-macro-s=" + value.dump();
       } else {
-        fail(p, "unknown engine option (expected quiet_rings, contended_macro_s)");
+        fail(p, "unknown engine option (expected quiet_rings, fluid_rings, contended_macro_s)");
       }
     }
     if (!shown.empty()) axis.label += " [" + shown + "]";

@@ -87,6 +87,23 @@ TEST(ExperimentConfig, PolicyEngineOptionsBecomeReplayFlagsAndLabel) {
   EXPECT_EQ(std::find(plain.begin(), plain.end(), "--quiet-rings"), plain.end());
 }
 
+TEST(ExperimentConfig, FluidRingsBecomeTheReplayFlagAndLabel) {
+  const auto c = parse(R"({"clusters": ["testbed"], "traces": ["synthetic:5"],
+                           "policies": [{"name": "pollux", "engine": {"fluid_rings": true}},
+                                        {"name": "pollux", "engine": {"fluid_rings": false}}]})");
+  ASSERT_EQ(c.policies.size(), 2u);
+  EXPECT_TRUE(c.policies[0].fluid_rings);
+  EXPECT_EQ(c.policies[0].label, "pollux [fluid-rings]");
+  EXPECT_FALSE(c.policies[1].fluid_rings);
+  EXPECT_EQ(c.policies[1].label, "pollux");
+  const auto runs = vnsim::sweep::expand_runs(c);
+  ASSERT_EQ(runs.size(), 2u);
+  const auto fluid = runs[0].replay_args("OUT");
+  EXPECT_NE(std::find(fluid.begin(), fluid.end(), "--fluid-rings"), fluid.end());
+  const auto plain = runs[1].replay_args("OUT");
+  EXPECT_EQ(std::find(plain.begin(), plain.end(), "--fluid-rings"), plain.end());
+}
+
 TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
   const std::string base = R"("clusters": ["testbed"], "traces": ["synthetic:5"])";
   struct Case {
@@ -120,6 +137,8 @@ TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
        "exp.json: clusters[0]: expected a string"},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"quiet_rings": 1}}]})",
        "exp.json: policies[0].engine.quiet_rings: expected true or false, got 1"},
+      {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"fluid_rings": "yes"}}]})",
+       "exp.json: policies[0].engine.fluid_rings: expected true or false, got \"yes\""},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"contended_macro_s": -5}}]})",
        "exp.json: policies[0].engine.contended_macro_s: expected a number >= 0, got -5"},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"macro": 5}}]})",

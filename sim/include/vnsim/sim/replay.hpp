@@ -50,6 +50,15 @@ struct ReplayOptions {
   // simulation by more than the default's (docs/PERFORMANCE.md, "Quiet
   // rings").
   bool quiet_rings = false;
+  // Fluid rings: every multi-node ring job is timed analytically, and rings
+  // that share links slow each other by a fluid model of their comm phases
+  // (sim/src/fluid_contention.hpp) instead of being simulated by actors. The
+  // cost of a replay then no longer follows its contended ring time: what a
+  // whole-trace replay of Pollux needs. Approximate (docs/PERFORMANCE.md,
+  // "Fluid rings" has its errors against the actors); overrides
+  // quiet_rings. Parameter-server and layout jobs still run as actors and do
+  // not contend with fluid rings.
+  bool fluid_rings = false;
   // Heterogeneous jobs (VirtualFlow): a started job whose GPUs span several
   // types gets its virtual nodes from the split solver (faster types run
   // more), replacing the policy's vn_per_gpu. Off: the policy's split is

@@ -36,6 +36,7 @@ struct PolicyAxis {
   // Engine options of this policy's runs (docs/EXPERIMENTS.md, "engine"):
   // whole-trace replays of elastic policies need quiet rings.
   bool quiet_rings = false;
+  bool fluid_rings = false;       // ReplayOptions::fluid_rings
   double contended_macro_s = -1;  // -1: the engine's default
   // The name, then " k=v" per parameter, then the engine options in
   // brackets; results.csv's policy column.

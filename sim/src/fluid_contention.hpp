@@ -1,0 +1,43 @@
+#pragma once
+// Fluid model of ring jobs that share links (ReplayOptions::fluid_rings):
+// instead of simulating each rank's comms, every contended ring progresses at
+// a steady rate between changes of the set of running rings. No SimGrid type
+// here, so the model is tested on hand-computed cases without an engine.
+//
+// The model (mean field over comm phases): ring j spends the fraction phi_j
+// of its iteration in its all-reduce. While j communicates, it puts own_Bps
+// on each of its links (what it moves alone, at its idle-network step), and
+// each other ring i on that link is communicating too with probability
+// phi_i, adding its own load there. A link whose expected load exceeds its
+// capacity stretches j's all-reduce by load / capacity; j's all-reduce takes
+// its idle time times the worst stretch over its links, which in turn changes
+// phi_j. The fixed point is found by iterating upward from "no contention". A
+// ring that overloads a link on its own (crosses it twice) is not stretched
+// by that alone: quiet rings are timed as on an idle network
+// (ring_allreduce_time_s), and the fluid model keeps that baseline. Phases of
+// different rings are taken as independent: rings that stay in lockstep
+// collide more often than this, rings that interleave less
+// (docs/PERFORMANCE.md, "Fluid rings").
+#include <cstddef>
+#include <vector>
+
+namespace vnsim::sim {
+
+struct FluidLinkLoad {
+  std::size_t link = 0;  // index into the capacities
+  double own_Bps = 0;    // bytes/s the ring moves over it while communicating alone
+};
+
+struct FluidRing {
+  std::vector<FluidLinkLoad> loads;  // one entry per link, no duplicates
+  double compute_s = 0;              // per iteration, slowest rank, at its GPU-sharing speed
+  double allreduce_s = 0;            // per iteration, idle network
+  double overlap_fraction = 0;       // ModelParams::overlap_fraction
+};
+
+// Stretch factor (>= 1) of each ring's all-reduce. `capacity_Bps[l]` is link
+// l's bandwidth; rings that share no link with another keep 1.
+std::vector<double> fluid_allreduce_stretch(const std::vector<FluidRing>& rings,
+                                            const std::vector<double>& capacity_Bps);
+
+}  // namespace vnsim::sim

@@ -1,0 +1,111 @@
+// Fluid rings (ReplayOptions::fluid_rings): every multi-node ring job is
+// timed analytically, alone or not. Rings that share links slow each other
+// by the fluid model of fluid_contention.hpp, and their speeds are worked out
+// again whenever a ring starts, stops or changes compute speed, at the end of
+// the controller's step. No actor and no SimGrid activity runs for a ring, so
+// the cost of a replay no longer follows the time its rings spend contended
+// (docs/PERFORMANCE.md, "Fluid rings"). The rings are not registered with the
+// link registry: parameter-server and layout jobs, which still run as
+// actors, and fluid rings do not see each other's traffic.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "fluid_contention.hpp"
+#include "replay_controller.hpp"
+#include "vnsim/core/perf_model.hpp"
+
+namespace sg4 = simgrid::s4u;
+
+namespace vnsim::sim {
+namespace {
+
+struct RingLoads {
+  std::vector<std::pair<const sg4::Link*, double>> per_link;  // sorted by link
+  double allreduce_s = 0;
+};
+
+// What each hop of the ring moves per step (bytes / N) over its route, at
+// the pace of the slowest hop, as ring_allreduce_time_s prices the step.
+RingLoads ring_loads(const std::vector<sg4::Host*>& ranks, double gradient_bytes) {
+  const std::size_t n = ranks.size();
+  const double chunk = gradient_bytes / static_cast<double>(n);
+  std::vector<std::vector<sg4::Link*>> routes(n);
+  double step_s = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    double latency = 0;
+    ranks[r]->route_to(ranks[(r + 1) % n], routes[r], &latency);
+    double bottleneck = std::numeric_limits<double>::infinity();
+    for (const sg4::Link* l : routes[r]) bottleneck = std::min(bottleneck, l->get_bandwidth());
+    step_s = std::max(step_s, latency + (std::isinf(bottleneck) ? 0.0 : chunk / bottleneck));
+  }
+  RingLoads out;
+  out.allreduce_s = 2.0 * static_cast<double>(n - 1) * step_s;
+  if (!(step_s > 0)) return out;
+  std::map<const sg4::Link*, double> sum;
+  for (const auto& route : routes)
+    for (const sg4::Link* l : route) sum[l] += chunk / step_s;
+  out.per_link.assign(sum.begin(), sum.end());
+  return out;
+}
+
+}  // namespace
+
+void ReplayController::start_fluid_segment(JobIndex job, double now) {
+  JobState& s = state_[job];
+  std::vector<sg4::Host*> hosts;
+  for (GpuId g : s.placement.gpus) hosts.push_back(platform_.gpu_hosts.at(g));
+  RingLoads loads = ring_loads(hosts, in_.models.at(in_.jobs[job].model).gradient_bytes);
+  s.fluid_loads = std::move(loads.per_link);
+  s.fluid_allreduce_s = loads.allreduce_s;
+  time_ring_analytically(job, std::make_unique<LinkUser>(), now);  // never registered
+  fluid_rates_stale_ = true;
+}
+
+// Links only one ring crosses cannot slow anyone, so only the shared ones
+// go to the model.
+void ReplayController::refresh_fluid_rates(double now) {
+  if (!fluid_rates_stale_) return;
+  fluid_rates_stale_ = false;
+  std::vector<JobIndex> rings;
+  for (const RunningJob& r : running_) {
+    const JobState& s = state_[r.index];
+    if (s.phase == Phase::Running && s.quiet) rings.push_back(r.index);
+  }
+  std::sort(rings.begin(), rings.end());
+  std::map<const sg4::Link*, int> users;
+  for (JobIndex j : rings)
+    for (const auto& [link, load] : state_[j].fluid_loads) ++users[link];
+  std::map<const sg4::Link*, std::size_t> index;
+  std::vector<double> capacity;
+  for (const auto& [link, count] : users)
+    if (count > 1) {
+      index.emplace(link, capacity.size());
+      capacity.push_back(link->get_bandwidth());
+    }
+  std::vector<FluidRing> model;
+  model.reserve(rings.size());
+  for (JobIndex j : rings) {
+    const JobState& s = state_[j];
+    FluidRing f;
+    for (const auto& [link, load] : s.fluid_loads)
+      if (auto it = index.find(link); it != index.end()) f.loads.push_back(FluidLinkLoad{it->second, load});
+    f.compute_s = slowest_rank_compute_s(j);
+    f.allreduce_s = s.fluid_allreduce_s;
+    f.overlap_fraction = in_.models.at(in_.jobs[j].model).overlap_fraction;
+    model.push_back(std::move(f));
+  }
+  const std::vector<double> stretch = fluid_allreduce_stretch(model, capacity);
+  for (std::size_t i = 0; i < rings.size(); ++i) {
+    JobState& s = state_[rings[i]];
+    // Below this the change is the fixed point's own rounding: a new end
+    // for it would only churn the heap.
+    if (std::abs(stretch[i] - s.comm_stretch) <= 1e-9 * s.comm_stretch) continue;
+    s.comm_stretch = stretch[i];
+    const double rate = quiet_ring_rate(rings[i]);
+    if (rate != s.rate) change_analytic_rate(rings[i], rate, now);
+  }
+}
+
+}  // namespace vnsim::sim

@@ -1,0 +1,78 @@
+// The fluid model of contended rings (fluid_contention.hpp) on cases worked
+// out by hand.
+#include "fluid_contention.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace vnsim::sim {
+namespace {
+
+FluidRing ring(double compute_s, double allreduce_s, std::vector<FluidLinkLoad> loads, double overlap = 0) {
+  FluidRing r;
+  r.compute_s = compute_s;
+  r.allreduce_s = allreduce_s;
+  r.overlap_fraction = overlap;
+  r.loads = std::move(loads);
+  return r;
+}
+
+TEST(FluidContention, RingsOnDisjointLinksOrAloneAreNotStretched) {
+  const std::vector<double> cap = {10, 10};
+  const auto s = fluid_allreduce_stretch({ring(1, 1, {{0, 10}}), ring(1, 1, {{1, 10}})}, cap);
+  EXPECT_EQ(s, (std::vector<double>{1, 1}));
+  // A ring that crosses a link twice overloads it on its own, but alone it
+  // keeps its idle-network time.
+  EXPECT_EQ(fluid_allreduce_stretch({ring(1, 1, {{0, 20}})}, cap), std::vector<double>{1});
+}
+
+// Two equal rings, compute = all-reduce, each filling the link: s = 1 + phi
+// with phi = s / (1 + s), so s^2 - s - 1 = 0 and s is the golden ratio.
+TEST(FluidContention, TwoEqualRingsOnOneLinkStretchByTheGoldenRatio) {
+  const std::vector<double> cap = {10};
+  const auto s = fluid_allreduce_stretch({ring(1, 1, {{0, 10}}), ring(1, 1, {{0, 10}})}, cap);
+  const double golden = (1 + std::sqrt(5.0)) / 2;
+  EXPECT_NEAR(s[0], golden, 1e-9);
+  EXPECT_NEAR(s[1], golden, 1e-9);
+}
+
+// b only communicates (phi_b = 1), so a's all-reduce always shares: s_a = 2.
+// a computes 3 s and then communicates 2 s: phi_a = 2/5, s_b = 1.4.
+TEST(FluidContention, AStretchFollowsTheOtherRingsCommFraction) {
+  const auto s = fluid_allreduce_stretch({ring(3, 1, {{0, 10}}), ring(0, 1, {{0, 10}})}, {10});
+  EXPECT_NEAR(s[0], 2.0, 1e-9);
+  EXPECT_NEAR(s[1], 1.4, 1e-9);
+}
+
+// Each ring alone uses half the link: even both at once fit, so no stretch.
+TEST(FluidContention, RingsThatFitTogetherOnALinkAreNotStretched) {
+  const auto s = fluid_allreduce_stretch({ring(1, 1, {{0, 5}}), ring(1, 1, {{0, 5}})}, {10});
+  EXPECT_EQ(s, (std::vector<double>{1, 1}));
+}
+
+// With the whole compute overlappable (f = 1, C = 2, A = 1) the step is
+// max(2, s) and phi = s / 2 while s <= 2: s = 1 + s / 2 gives s = 2, the
+// point where the all-reduce just stops hiding behind the compute.
+TEST(FluidContention, OverlappedComputeRaisesTheCommFraction) {
+  const auto s = fluid_allreduce_stretch({ring(2, 1, {{0, 10}}, 1.0), ring(2, 1, {{0, 10}}, 1.0)},
+                                         std::vector<double>{10});
+  EXPECT_NEAR(s[0], 2.0, 1e-6);
+  EXPECT_NEAR(s[1], 2.0, 1e-6);
+}
+
+// The worst link sets the stretch: a shares link 0 with b (phi_b = 1, full
+// load: 2) and link 1 with c (phi_c = 1, a quarter of the link: 1.25).
+TEST(FluidContention, TheMostLoadedLinkSetsTheStretch) {
+  const auto s = fluid_allreduce_stretch(
+      {ring(1, 1, {{0, 10}, {1, 10}}), ring(0, 1, {{0, 10}}), ring(0, 1, {{1, 2.5}})}, {10, 10});
+  EXPECT_NEAR(s[0], 2.0, 1e-9);
+}
+
+TEST(FluidContention, ALinkWithoutCapacityIsALogicError) {
+  EXPECT_THROW(fluid_allreduce_stretch({ring(1, 1, {{0, 10}})}, {0}), std::logic_error);
+  EXPECT_THROW(fluid_allreduce_stretch({ring(1, 1, {{1, 10}})}, {10}), std::logic_error);
+}
+
+}  // namespace
+}  // namespace vnsim::sim
