@@ -130,6 +130,23 @@ TEST_F(SweepCli, MissingSharedFileAndBadRunTimeoutAreInputErrors) {
   EXPECT_NE(err().find("--run-timeout"), std::string::npos) << err();
 }
 
+// A config's run_timeout_s applies without the flag, and the flag wins over
+// it. 100,000 synthetic jobs take seconds even on a fast machine.
+TEST_F(SweepCli, ConfigRunTimeoutAppliesAndTheFlagOverridesIt) {
+  const fs::path cfg = config(
+      R"({"clusters": ["testbed"], "traces": ["synthetic:100000"], "policies": ["fifo"], "run_timeout_s": 1})");
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --quiet --out " + (dir_ / "s").string()), 3) << err();
+  std::ifstream table(dir_ / "s" / "results.csv");
+  std::stringstream text;
+  text << table.rdbuf();
+  EXPECT_NE(text.str().find("timed out: killed after 1 s (--run-timeout)"), std::string::npos) << text.str();
+  const fs::path generous = config(
+      R"({"clusters": ["testbed"], "traces": ["synthetic:100000"], "policies": ["fifo"], "run_timeout_s": 100000})");
+  EXPECT_EQ(vnsim("sweep " + generous.string() + " --quiet --run-timeout 1 --out " + (dir_ / "t").string()),
+            3)
+      << err();
+}
+
 TEST_F(SweepCli, MpiGatheredTableEqualsTheSingleProcessTable) {
   if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
   const fs::path cfg = config(

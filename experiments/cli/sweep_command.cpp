@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "args.hpp"
@@ -60,8 +61,10 @@ int run_sweep_command(const std::vector<std::string>& argv_in) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const auto parallel =
       static_cast<unsigned>(parse_integer("--jobs", args.get_or("--jobs", std::to_string(cores)), 1));
-  const double run_timeout_s =
-      static_cast<double>(parse_integer("--run-timeout", args.get_or("--run-timeout", "0"), 0));
+  const std::optional<std::string> timeout_flag = args.get("--run-timeout");
+  const double run_timeout_s = timeout_flag
+                                   ? static_cast<double>(parse_integer("--run-timeout", *timeout_flag, 0))
+                                   : config.run_timeout_s;
   if (args.has("--dry-run")) {
     print_dry_run(runs, out_dir);
     return 0;

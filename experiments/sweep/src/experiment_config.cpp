@@ -28,8 +28,8 @@ const std::set<std::string>& trace_option_names() {
   return names;
 }
 
-const std::set<std::string> kTopLevelKeys = {"name",     "clusters", "traces",
-                                             "policies", "seeds",    "macro_iterations"};
+const std::set<std::string> kTopLevelKeys = {"name",  "clusters",         "traces",       "policies",
+                                             "seeds", "macro_iterations", "run_timeout_s"};
 
 class Parser {
  public:
@@ -269,6 +269,8 @@ class Parser {
     }
     reject_duplicates(
         c.macro_iterations, [](int m) { return std::to_string(m); }, "macro_iterations");
+    if (root.contains("run_timeout_s"))
+      c.run_timeout_s = static_cast<double>(integer(root.at("run_timeout_s"), "run_timeout_s", 0));
     return c;
   }
 

@@ -44,6 +44,20 @@ TEST(ExperimentConfig, DefaultsAndResolvedPaths) {
   EXPECT_EQ(c.traces[1].label, "t/philly.csv load-scale=1.5 vc=a,b");
   EXPECT_EQ(c.seeds, std::vector<std::uint64_t>{1});
   EXPECT_EQ(c.macro_iterations, std::vector<int>{0});
+  EXPECT_EQ(c.run_timeout_s, 0);
+}
+
+// A run's budget is not an axis: giving one keeps every run id.
+TEST(ExperimentConfig, RunTimeoutIsReadAndLeavesRunIdsAlone) {
+  const std::string axes =
+      R"("clusters": ["testbed"], "traces": ["synthetic:5"], "policies": ["fifo", "sjf"])";
+  const auto plain = parse("{" + axes + "}");
+  const auto timed = parse("{" + axes + R"(, "run_timeout_s": 7200})");
+  EXPECT_EQ(timed.run_timeout_s, 7200);
+  const auto a = vnsim::sweep::expand_runs(plain);
+  const auto b = vnsim::sweep::expand_runs(timed);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].id, b[i].id);
 }
 
 TEST(ExperimentConfig, PolicyObjectsSeedsAndMacroIterations) {
@@ -137,6 +151,10 @@ TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
        "exp.json: clusters[0]: expected a string"},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"quiet_rings": 1}}]})",
        "exp.json: policies[0].engine.quiet_rings: expected true or false, got 1"},
+      {"{" + base + R"(, "policies": ["fifo"], "run_timeout_s": -1})",
+       "exp.json: run_timeout_s: must be >= 0"},
+      {"{" + base + R"(, "policies": ["fifo"], "run_timeout_s": 1.5})",
+       "exp.json: run_timeout_s: expected an integer"},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"fluid_rings": "yes"}}]})",
        "exp.json: policies[0].engine.fluid_rings: expected true or false, got \"yes\""},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"contended_macro_s": -5}}]})",

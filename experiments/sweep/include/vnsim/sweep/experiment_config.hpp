@@ -55,6 +55,9 @@ struct ExperimentConfig {
   std::vector<PolicyAxis> policies;
   std::vector<int> macro_iterations;  // 0 = the engine's default
   std::vector<std::uint64_t> seeds;
+  // Wall-clock budget of each run in seconds, 0 = none; `vnsim sweep
+  // --run-timeout` overrides it. Not an axis: it never changes a run's id.
+  double run_timeout_s = 0;
 };
 
 struct RunSpec {
