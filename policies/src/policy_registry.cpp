@@ -1,6 +1,8 @@
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -29,22 +31,23 @@ namespace {
 class ParamReader {
  public:
   ParamReader(std::string policy, const PolicyParams& params) : policy_(std::move(policy)), left_(params) {}
+  // Notes the default each read falls back to (policy_code_defaults).
+  void record_defaults_in(std::map<std::string, PolicyCodeDefault>* out) { record_ = out; }
 
   std::string text(const std::string& key, std::string fallback) {
-    auto it = left_.find(key);
-    if (it == left_.end()) return fallback;
-    std::string v = it->second;
-    left_.erase(it);
-    return v;
+    note(key, false, fallback);
+    return take(key, std::move(fallback));
   }
   double number(const std::string& key, double fallback) {
-    const std::string v = text(key, "");
+    note(key, true, PolicyCodeDefault::format({fallback}));
+    const std::string v = take(key, "");
     return v.empty() ? fallback : parse_double(key, v);
   }
   // A whole number in [lo, hi]: casting an unchecked double to int is
   // undefined once it is out of range.
   int whole(const std::string& key, int fallback, int lo, int hi) {
-    const std::string v = text(key, "");
+    note(key, true, PolicyCodeDefault::format({static_cast<double>(fallback)}));
+    const std::string v = take(key, "");
     if (v.empty()) return fallback;
     const double d = parse_double(key, v);
     if (!(d >= lo && d <= hi) || d != std::floor(d))
@@ -52,7 +55,8 @@ class ParamReader {
     return static_cast<int>(d);
   }
   std::uint64_t seed(const std::string& key) {
-    const std::string v = text(key, "");
+    note(key, true, PolicyCodeDefault::format({0.0}));
+    const std::string v = take(key, "");
     std::uint64_t out = 0;
     if (v.empty()) return out;
     auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
@@ -60,13 +64,15 @@ class ParamReader {
     return out;
   }
   bool flag(const std::string& key, bool fallback) {
-    const std::string v = text(key, "");
+    note(key, true, PolicyCodeDefault::format({fallback ? 1.0 : 0.0}));
+    const std::string v = take(key, "");
     if (v.empty()) return fallback;
     if (v != "0" && v != "1") fail(key, v, "0 or 1");
     return v == "1";
   }
   std::vector<double> numbers(const std::string& key, std::vector<double> fallback) {
-    const std::string v = text(key, "");
+    note(key, true, PolicyCodeDefault::format(fallback));
+    const std::string v = take(key, "");
     if (v.empty()) return fallback;
     std::vector<double> out;
     std::size_t start = 0;
@@ -84,6 +90,16 @@ class ParamReader {
   }
 
  private:
+  std::string take(const std::string& key, std::string fallback) {
+    auto it = left_.find(key);
+    if (it == left_.end()) return fallback;
+    std::string v = it->second;
+    left_.erase(it);
+    return v;
+  }
+  void note(const std::string& key, bool numeric, std::string value) {
+    if (record_ != nullptr) record_->emplace(key, PolicyCodeDefault{numeric, std::move(value)});
+  }
   double parse_double(const std::string& key, const std::string& v) const {
     double out = 0;
     auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
@@ -95,6 +111,7 @@ class ParamReader {
   }
   std::string policy_;
   PolicyParams left_;
+  std::map<std::string, PolicyCodeDefault>* record_ = nullptr;
 };
 
 using PolicyFactory = std::function<std::unique_ptr<Policy>(ParamReader&)>;
@@ -304,6 +321,24 @@ std::vector<std::string> policy_names() {
 
 std::vector<PolicyParamInfo> policy_parameters(const std::string& name) {
   return find_entry(name).params;
+}
+
+std::string PolicyCodeDefault::format(const std::vector<double>& values) {
+  std::string out;
+  char buf[32];
+  for (double v : values) {
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    out += (out.empty() ? "" : ",") + std::string(buf);
+  }
+  return out;
+}
+
+std::map<std::string, PolicyCodeDefault> policy_code_defaults(const std::string& name) {
+  std::map<std::string, PolicyCodeDefault> out;
+  ParamReader reader(name, PolicyParams{});
+  reader.record_defaults_in(&out);
+  find_entry(name).factory(reader);
+  return out;
 }
 
 }  // namespace vnsim

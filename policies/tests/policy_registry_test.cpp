@@ -64,6 +64,32 @@ TEST(PolicyRegistry, ListsParametersWithDefaults) {
   EXPECT_THROW(policy_parameters("nope"), InputError);
 }
 
+// `vnsim policies` prints defaults written as text beside the code that
+// really falls back to them; they must say the same thing.
+TEST(PolicyRegistry, ListedDefaultsAreTheOnesTheCodeUses) {
+  for (const std::string& name : policy_names()) {
+    const auto code = policy_code_defaults(name);
+    const auto listed = policy_parameters(name);
+    EXPECT_EQ(code.size(), listed.size()) << name << ": the code reads other parameters than it lists";
+    for (const PolicyParamInfo& p : listed) {
+      const auto it = code.find(p.key);
+      ASSERT_NE(it, code.end()) << name << ": listed parameter '" << p.key << "' is never read";
+      std::string shown = p.default_value;
+      if (it->second.numeric) {
+        std::vector<double> values;
+        std::size_t start = 0;
+        while (start <= shown.size()) {
+          const std::size_t comma = std::min(shown.find(',', start), shown.size());
+          values.push_back(std::stod(shown.substr(start, comma - start)));
+          start = comma + 1;
+        }
+        shown = PolicyCodeDefault::format(values);
+      }
+      EXPECT_EQ(shown, it->second.text) << name << " " << p.key << ": listed '" << p.default_value << "'";
+    }
+  }
+}
+
 TEST(PolicyRegistry, UnknownNameErrorNamesItAndListsTheValidOnes) {
   try {
     make_policy("fif0");

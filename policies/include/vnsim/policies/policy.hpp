@@ -147,4 +147,15 @@ struct PolicyParamInfo {
 // The parameters `name` accepts, with defaults (for `vnsim policies`).
 std::vector<PolicyParamInfo> policy_parameters(const std::string& name);
 
+// The default the code falls back to for each parameter it reads when none
+// is given. `vnsim policies` lists defaults written as text beside the code,
+// so a test compares the two. Numeric defaults are "%.17g" values joined by
+// commas, so 60, 6e1 and 60.0 compare equal once formatted alike.
+struct PolicyCodeDefault {
+  bool numeric = false;
+  std::string text;
+  static std::string format(const std::vector<double>& values);
+};
+std::map<std::string, PolicyCodeDefault> policy_code_defaults(const std::string& name);
+
 }  // namespace vnsim
