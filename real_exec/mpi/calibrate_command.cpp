@@ -91,6 +91,24 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   }
   raw["one_way_latency_s"] = one_way_s;
 
+  // What each segment of a job starts with (worker.cpp): a communicator over
+  // its ranks and a data plane for the largest model's parameters. The
+  // simulator's 1 s default is a guess for real clusters; here it takes
+  // milliseconds, and a resize's prediction depends on it.
+  std::size_t largest = 1;
+  for (const auto& name : o.models)
+    largest = std::max(largest, emulated_parameter_count(ModelCatalog::builtin().at(name), o.scale));
+  std::vector<int> worker_ranks;
+  for (int r = 1; r < world_size; ++r) worker_ranks.push_back(r);
+  int setup_tag = kTagCalibrate + 1;
+  const double setup_s = timed_across(comm, o.repetitions, [&] {
+    const double t0 = MPI_Wtime();
+    MpiGroupComm segment(create_group_comm(worker_ranks, setup_tag++), true);
+    const std::unique_ptr<DataPlane> plane = backend->open(segment, largest);
+    return MPI_Wtime() - t0;
+  });
+  raw["communicator_setup_s"] = setup_s;
+
   std::vector<CalibratedModel> calibrated;
   std::vector<std::pair<double, double>> allreduce_points;
   for (const auto& name : o.models) {
@@ -149,6 +167,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
     }
   }
   raw["fitted_link_bandwidth_Bps"] = links.link_bandwidth_Bps;
+  links.communicator_setup_s = setup_s;
 
   if (comm.rank() == 0) {
     fs::create_directories(o.out);
@@ -160,8 +179,10 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
             "' (the catalog's reference type) so the profile's times apply unscaled");
     std::ofstream(fs::path(o.out) / "models.json") << model_profile_json(calibrated, reference);
     std::ofstream(fs::path(o.out) / "calibration.json") << raw.dump(2) << "\n";
-    std::printf("vnexec calibrate: %d workers, one-way latency %.1f us, fitted link bandwidth %.2f GB/s\n",
-                workers, one_way_s * 1e6, links.link_bandwidth_Bps / 1e9);
+    std::printf(
+        "vnexec calibrate: %d workers, one-way latency %.1f us, fitted link bandwidth %.2f GB/s, "
+        "communicator setup %.2f ms\n",
+        workers, one_way_s * 1e6, links.link_bandwidth_Bps / 1e9, setup_s * 1e3);
     for (const CalibratedModel& c : calibrated)
       std::printf("  %s: micro-batch %.4f s + %.3g s/sample (rmse %.4f s, %d points), gradient %.0f bytes\n",
                   c.base.name.c_str(), c.compute.intercept, c.compute.slope, c.compute.rmse, c.points,

@@ -107,6 +107,12 @@ std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::stri
   // All workers share one node, so the NIC is never on a path; the format requires one.
   spec["defaults"]["nic"] = {{"bandwidth_gbps", link["bandwidth_gbps"]}, {"latency_us", 0}};
   spec["racks"] = nlohmann::ordered_json::array({{{"name", "rack0"}, {"nodes", {{{"name", "host0"}}}}}});
+  if (links.communicator_setup_s >= 0) {
+    // The executor's workers live for the whole run, so a restart is a new
+    // communicator too: the checkpoint I/O is priced by the storage bandwidth.
+    spec["elasticity"] = {{"communicator_setup_s", links.communicator_setup_s},
+                          {"restart_delay_s", links.communicator_setup_s}};
+  }
   return spec.dump(2) + "\n";
 }
 

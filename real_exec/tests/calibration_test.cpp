@@ -56,18 +56,37 @@ TEST(Calibration, RingFitKeepsAPlausibleLatencyAndCutsAContradictedOne) {
   EXPECT_THROW(fit_ring({{3e6, 0.0}}, 3, 1e-5), std::runtime_error);
 }
 
-TEST(Calibration, TestbedSpecParsesAndPricesARingAsMeasured) {
+// Workers on 2 GB/s links of 5 us each, as calibration writes them.
+TestbedLinks testbed_links(int workers) {
   TestbedLinks links;
-  links.workers = 3;
+  links.workers = workers;
   links.link_bandwidth_Bps = 2e9;
   links.link_latency_s = 5e-6;
-  const Cluster cluster(parse_cluster_spec(testbed_cluster_spec_json(links, "T4", "test"), "calibrated"));
+  return links;
+}
+
+Cluster calibrated_cluster(const TestbedLinks& links) {
+  return Cluster(parse_cluster_spec(testbed_cluster_spec_json(links, "T4", "test"), "calibrated"));
+}
+
+TEST(Calibration, TestbedSpecParsesAndPricesARingAsMeasured) {
+  const Cluster cluster = calibrated_cluster(testbed_links(3));
   ASSERT_EQ(cluster.gpu_count(), 3);
   const Topology topo(cluster);
   // A worker-to-worker hop crosses two links: latency 10 us, bandwidth 2 GB/s;
   // so the ring time equals the formula fit_ring_bandwidth inverts.
   const double bytes = 3e6;
   EXPECT_NEAR(ring_allreduce_time_s(topo, {0, 1, 2}, bytes), 4 * (1e-5 + bytes / 3 / 2e9), 1e-9);
+}
+
+TEST(Calibration, MeasuredCommunicatorSetupBecomesTheResizeAndRestartCost) {
+  TestbedLinks links = testbed_links(2);
+  const Cluster defaults = calibrated_cluster(links);
+  EXPECT_DOUBLE_EQ(defaults.spec().elasticity.communicator_setup_s, ElasticitySpec{}.communicator_setup_s);
+  links.communicator_setup_s = 0.004;
+  const Cluster measured = calibrated_cluster(links);
+  EXPECT_DOUBLE_EQ(measured.spec().elasticity.communicator_setup_s, 0.004);
+  EXPECT_DOUBLE_EQ(measured.spec().elasticity.restart_delay_s, 0.004);
 }
 
 TEST(Calibration, ModelProfileParsesAsAModelCatalog) {

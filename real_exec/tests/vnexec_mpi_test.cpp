@@ -166,6 +166,10 @@ TEST_F(VnexecMpi, CalibrateWritesASpecAndProfileTheSimulatorReads) {
             0);
   const auto spec = nlohmann::json::parse(slurp(dir_ / "cal" / "cluster.json"));
   EXPECT_EQ(spec["defaults"]["gpus"], 2);
+  // Measured, so positive, and far below the simulator's 1 s default on one machine.
+  const double setup_s = spec["elasticity"]["communicator_setup_s"].get<double>();
+  EXPECT_GT(setup_s, 0);
+  EXPECT_LT(setup_s, 1.0);
 }
 
 TEST_F(VnexecMpi, BadInputIsAOneLineErrorNotAHang) {

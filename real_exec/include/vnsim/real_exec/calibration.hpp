@@ -44,6 +44,10 @@ struct TestbedLinks {
   int workers = 0;
   double link_bandwidth_Bps = 0;  // per worker link: a worker-to-worker path crosses two
   double link_latency_s = 0;      // one traversal; a path pays two
+  // Building a segment's communicator and data plane, which is what an
+  // in-place resize or a restart costs the executor besides moving state;
+  // < 0 = not measured (the simulator's defaults then apply).
+  double communicator_setup_s = -1;
 };
 // One node holding all workers as GPUs of the catalog's reference type.
 std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::string& reference_gpu,
