@@ -25,20 +25,19 @@ constexpr int kMaxRounds = 200;
 
 std::vector<double> fluid_allreduce_stretch(const std::vector<FluidRing>& rings,
                                             const std::vector<double>& capacity_Bps) {
-  // Who uses each link, in ring order, so every sum is taken in one order.
-  std::vector<std::vector<std::size_t>> users(capacity_Bps.size());
+  // Who uses each link and with what load, in ring order, so every sum is
+  // taken in one order.
+  struct User {
+    std::size_t ring;
+    double own_Bps;
+  };
+  std::vector<std::vector<User>> users(capacity_Bps.size());
   for (std::size_t j = 0; j < rings.size(); ++j)
     for (const FluidLinkLoad& l : rings[j].loads) {
       if (l.link >= capacity_Bps.size() || !(capacity_Bps[l.link] > 0))
         throw std::logic_error("fluid rings: a link without a positive capacity");
-      users[l.link].push_back(j);
+      users[l.link].push_back(User{j, l.own_Bps});
     }
-  // A ring's load on a link, found by scanning its (short) list.
-  const auto load_on = [&](std::size_t j, std::size_t link) {
-    for (const FluidLinkLoad& l : rings[j].loads)
-      if (l.link == link) return l.own_Bps;
-    return 0.0;
-  };
   std::vector<double> stretch(rings.size(), 1.0);
   std::vector<double> phi(rings.size());
   for (int round = 0; round < kMaxRounds; ++round) {
@@ -50,8 +49,8 @@ std::vector<double> fluid_allreduce_stretch(const std::vector<FluidRing>& rings,
         if (users[l.link].size() < 2) continue;
         const double cap = capacity_Bps[l.link];
         double others = 0;
-        for (std::size_t i : users[l.link])
-          if (i != j) others += phi[i] * load_on(i, l.link);
+        for (const User& u : users[l.link])
+          if (u.ring != j) others += phi[u.ring] * u.own_Bps;
         // Alone the ring runs at its idle-network speed even when it
         // overloads this link itself (see the header).
         const double alone = std::max(1.0, l.own_Bps / cap);

@@ -14,6 +14,7 @@
 
 #include "fluid_contention.hpp"
 #include "replay_controller.hpp"
+#include "ring_job.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -31,21 +32,19 @@ struct RingLoads {
 RingLoads ring_loads(const std::vector<sg4::Host*>& ranks, double gradient_bytes) {
   const std::size_t n = ranks.size();
   const double chunk = gradient_bytes / static_cast<double>(n);
-  std::vector<std::vector<sg4::Link*>> routes(n);
+  const std::vector<HopRoute> hops = ring_hop_routes(ranks);
   double step_s = 0;
-  for (std::size_t r = 0; r < n; ++r) {
-    double latency = 0;
-    ranks[r]->route_to(ranks[(r + 1) % n], routes[r], &latency);
+  for (const HopRoute& hop : hops) {
     double bottleneck = std::numeric_limits<double>::infinity();
-    for (const sg4::Link* l : routes[r]) bottleneck = std::min(bottleneck, l->get_bandwidth());
-    step_s = std::max(step_s, latency + (std::isinf(bottleneck) ? 0.0 : chunk / bottleneck));
+    for (const sg4::Link* l : hop.links) bottleneck = std::min(bottleneck, l->get_bandwidth());
+    step_s = std::max(step_s, hop.latency_s + (std::isinf(bottleneck) ? 0.0 : chunk / bottleneck));
   }
   RingLoads out;
   out.allreduce_s = 2.0 * static_cast<double>(n - 1) * step_s;
   if (!(step_s > 0)) return out;
   std::map<const sg4::Link*, double> sum;
-  for (const auto& route : routes)
-    for (const sg4::Link* l : route) sum[l] += chunk / step_s;
+  for (const HopRoute& hop : hops)
+    for (const sg4::Link* l : hop.links) sum[l] += chunk / step_s;
   out.per_link.assign(sum.begin(), sum.end());
   return out;
 }

@@ -74,13 +74,7 @@ long long macro_size(RingState& state, std::size_t index, long long done) {
 
 double max_hop_latency(const std::vector<sg4::Host*>& ranks) {
   double worst = 0;
-  std::vector<sg4::Link*> links;
-  for (std::size_t r = 0; r < ranks.size(); ++r) {
-    double latency = 0;  // route_to adds to it
-    links.clear();
-    ranks[r]->route_to(ranks[(r + 1) % ranks.size()], links, &latency);
-    worst = std::max(worst, latency);
-  }
+  for (const HopRoute& hop : ring_hop_routes(ranks)) worst = std::max(worst, hop.latency_s);
   return worst;
 }
 
@@ -152,15 +146,17 @@ void run_rank(const std::shared_ptr<RingState>& state, std::size_t rank) {
 
 }  // namespace
 
+std::vector<HopRoute> ring_hop_routes(const std::vector<sg4::Host*>& ranks) {
+  std::vector<HopRoute> hops(ranks.size());
+  for (std::size_t r = 0; r < ranks.size(); ++r)  // route_to adds to the latency
+    ranks[r]->route_to(ranks[(r + 1) % ranks.size()], hops[r].links, &hops[r].latency_s);
+  return hops;
+}
+
 std::vector<const sg4::Link*> ring_route_links(const std::vector<sg4::Host*>& ranks) {
   std::vector<const sg4::Link*> out;
-  std::vector<sg4::Link*> links;
-  for (std::size_t r = 0; r < ranks.size(); ++r) {
-    double latency = 0;
-    links.clear();
-    ranks[r]->route_to(ranks[(r + 1) % ranks.size()], links, &latency);
-    out.insert(out.end(), links.begin(), links.end());
-  }
+  for (const HopRoute& hop : ring_hop_routes(ranks))
+    out.insert(out.end(), hop.links.begin(), hop.links.end());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

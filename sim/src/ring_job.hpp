@@ -44,6 +44,14 @@ struct RingJob {
   double allreduce_s = 0;  // the idle-network all-reduce of one iteration
 };
 
+// The route of each hop of a ring over `ranks` (in ring order): hop r goes
+// from rank r to rank r+1 (the last back to rank 0).
+struct HopRoute {
+  std::vector<simgrid::s4u::Link*> links;
+  double latency_s = 0;
+};
+std::vector<HopRoute> ring_hop_routes(const std::vector<simgrid::s4u::Host*>& ranks);
+
 // The links a ring over `ranks` (in ring order) crosses, sorted and unique.
 std::vector<const simgrid::s4u::Link*> ring_route_links(const std::vector<simgrid::s4u::Host*>& ranks);
 

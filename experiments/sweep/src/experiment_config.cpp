@@ -196,14 +196,16 @@ class Parser {
     std::string shown;
     for (const auto& [key, value] : engine.items()) {  // sorted by key
       const std::string p = path + "." + key;
+      // An on/off engine switch, shown in the label by its replay flag's name.
+      const auto on_off = [&](bool& field, const char* flag_name) {
+        if (!value.is_boolean()) fail(p, "expected true or false, got " + value.dump());
+        field = value.get<bool>();
+        if (field) shown += std::string(shown.empty() ? "" : " ") + flag_name;
+      };
       if (key == "quiet_rings") {
-        if (!value.is_boolean()) fail(p, "expected true or false, got " + value.dump());
-        axis.quiet_rings = value.get<bool>();
-        if (axis.quiet_rings) shown += std::string(shown.empty() ? "" : " ") + "quiet-rings";
+        on_off(axis.quiet_rings, "quiet-rings");
       } else if (key == "fluid_rings") {
-        if (!value.is_boolean()) fail(p, "expected true or false, got " + value.dump());
-        axis.fluid_rings = value.get<bool>();
-        if (axis.fluid_rings) shown += std::string(shown.empty() ? "" : " ") + "fluid-rings";
+        on_off(axis.fluid_rings, "fluid-rings");
       } else if (key == "contended_macro_s") {
         if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
           fail(p, "expected a number >= 0, got " + value.dump());
