@@ -4,13 +4,19 @@
 # the Pollux simulator's: 2 queues, threshold 16 GPU-hours = 57,600 GPU-s) and
 # optimus, prints mean JCTs beside the Pollux artifact's, and fails when the
 # ordering differs (published: pollux < tiresias < optimus).
+# Job lengths: pollux replays the lengths of vnsim's own noise model (it
+# changes batch sizes, and the engine re-expresses the work left with that
+# model); tiresias and optimus keep their batch, and replay the step counts
+# the Pollux simulator runs them for (scripts/pollux_simulator_steps.py). The
+# rows "... (noise-model lengths)" give those two policies the pollux input.
 # Usage: scripts/pollux_crosscheck.sh [VNSIM_BINARY=build/vnsim] [OUT_DIR=/tmp/vnsim-pollux-crosscheck]
-# Needs VNSIM_SHARED (the ../shared folder) for the trace. With
-# CROSSCHECK_VARIANTS=1 it also replays the variants that test the candidate
-# causes of the gaps (docs/POLICIES.md: flat 30 s restarts, Tiresias with the
-# simulator's most-free placement and a restart on every resume, a 6 Gbit/s
-# NIC) and pollux with adaptive_batch=0, and prints their mean JCTs (about
-# 70 s more CPU).
+# Needs VNSIM_SHARED (the ../shared folder) for the trace and the profiles.
+# With CROSSCHECK_VARIANTS=1 it also replays the variants that test the
+# candidate causes of the gaps (docs/POLICIES.md: flat 30 s restarts,
+# Tiresias with the simulator's most-free placement and a restart on every
+# resume, a 6 Gbit/s NIC), pollux with adaptive_batch=0, and the simulator's
+# rules with profile and with vnsim step times (scripts/pollux_oracle_sim.py),
+# and prints their mean JCTs (a few minutes more).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 vnsim="${1:-$root/build/vnsim}"
@@ -22,16 +28,19 @@ mkdir -p "$out"
 # Accumulation steps so every batch fits a T4, and iterations to reach each
 # model's training target at the job's fixed batch (statistical efficiency).
 python3 "$root/scripts/pollux_workload_accumulation.py" "$out/workload-6.jsonl" "$out/workload-6-acc.jsonl" T4
-run() {  # name policy [params...]
-  local name=$1 policy=$2
-  shift 2
+python3 "$root/scripts/pollux_simulator_steps.py" "$shared" "$out/workload-6-acc.jsonl" "$out/workload-6-steps.jsonl" >/dev/null
+run() {  # name input policy [params...]
+  local name=$1 input=$2 policy=$3
+  shift 3
   rm -rf "${out:?}/$name"
-  "$vnsim" replay --cluster pollux-16x4 --trace "$out/workload-6-acc.jsonl" --format jsonl \
+  "$vnsim" replay --cluster pollux-16x4 --trace "$out/workload-6-$input.jsonl" --format jsonl \
     --policy "$policy" "$@" --seed 0 --out "$out/$name" --quiet
 }
-run pollux pollux
-run tiresias tiresias --policy-param thresholds=57600
-run optimus optimus
+run pollux acc pollux
+run tiresias steps tiresias --policy-param thresholds=57600
+run optimus steps optimus
+run tiresias-noise-lengths acc tiresias --policy-param thresholds=57600
+run optimus-noise-lengths acc optimus
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
@@ -43,6 +52,10 @@ for p, ref in published.items():
     s = json.load(open(f"{out}/{p}/summary.json"))
     mean[p] = s["jct_s"]["mean"]
     print(f"| {p} | {mean[p]:.0f} | {ref} | {mean[p] / ref:.2f} | {s['counts']['completed']}/{s['counts']['submitted']} |")
+for p in ("tiresias", "optimus"):
+    s = json.load(open(f"{out}/{p}-noise-lengths/summary.json"))
+    m = s["jct_s"]["mean"]
+    print(f"| {p} (noise-model lengths) | {m:.0f} | {published[p]} | {m / published[p]:.2f} | {s['counts']['completed']}/{s['counts']['submitted']} |")
 ok = mean["pollux"] < mean["tiresias"] < mean["optimus"]
 print("ordering pollux < tiresias < optimus:", "matches" if ok else "DIFFERS")
 sys.exit(0 if ok else 1)
@@ -54,10 +67,11 @@ nic="$configs/pollux-16x4-6g-nic.json"
 tiresias=(--policy-param thresholds=57600)
 variants=(flat-pollux flat-optimus ti-most-free ti-restart nic-pollux nic-tiresias nic-optimus pollux-fixed-batch)
 run_in() {  # name cluster policy [params...]
-  local name=$1 cluster=$2 policy=$3
+  local name=$1 cluster=$2 policy=$3 input=steps
+  [ "$policy" = pollux ] && input=acc
   shift 3
   rm -rf "${out:?}/$name"
-  "$vnsim" replay --cluster "$cluster" --trace "$out/workload-6-acc.jsonl" --format jsonl \
+  "$vnsim" replay --cluster "$cluster" --trace "$out/workload-6-$input.jsonl" --format jsonl \
     --policy "$policy" "$@" --seed 0 --out "$out/$name" --quiet
 }
 run_in flat-pollux "$flat" pollux
@@ -70,6 +84,9 @@ run_in nic-pollux "$nic" pollux
 run_in nic-tiresias "$nic" tiresias "${tiresias[@]}"
 run_in nic-optimus "$nic" optimus
 run_in pollux-fixed-batch pollux-16x4 pollux --policy-param adaptive_batch=0
+for input in steps acc; do
+  python3 "$root/scripts/pollux_oracle_sim.py" "$shared" "$out/workload-6-$input.jsonl" "$vnsim" "$out/oracle-$input"
+done
 python3 - "$out" "${variants[@]}" <<'PY'
 import csv, json, sys
 out = sys.argv[1]
