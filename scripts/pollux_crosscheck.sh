@@ -14,9 +14,10 @@
 # With CROSSCHECK_VARIANTS=1 it also replays the variants that test the
 # candidate causes of the gaps (docs/POLICIES.md: flat 30 s restarts,
 # Tiresias with the simulator's most-free placement and a restart on every
-# resume, a 6 Gbit/s NIC), pollux with adaptive_batch=0, and the simulator's
-# rules with profile and with vnsim step times (scripts/pollux_oracle_sim.py),
-# and prints their mean JCTs (a few minutes more).
+# resume, a 6 Gbit/s NIC), pollux with adaptive_batch=0 and with
+# growth_limit=2, and the simulator's rules with profile and with vnsim step
+# times (scripts/pollux_oracle_sim.py), and prints their mean JCTs (a few
+# minutes more).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 vnsim="${1:-$root/build/vnsim}"
@@ -65,7 +66,8 @@ configs="$root/experiments/configs/pollux"
 flat="$configs/pollux-16x4-flat-restart.json"
 nic="$configs/pollux-16x4-6g-nic.json"
 tiresias=(--policy-param thresholds=57600)
-variants=(flat-pollux flat-optimus ti-most-free ti-restart nic-pollux nic-tiresias nic-optimus pollux-fixed-batch)
+variants=(flat-pollux flat-optimus ti-most-free ti-restart nic-pollux nic-tiresias nic-optimus pollux-fixed-batch
+  pollux-growth2)
 run_in() {  # name cluster policy [params...]
   local name=$1 cluster=$2 policy=$3 input=steps
   [ "$policy" = pollux ] && input=acc
@@ -84,6 +86,8 @@ run_in nic-pollux "$nic" pollux
 run_in nic-tiresias "$nic" tiresias "${tiresias[@]}"
 run_in nic-optimus "$nic" optimus
 run_in pollux-fixed-batch pollux-16x4 pollux --policy-param adaptive_batch=0
+# The simulator's Pollux: a job grows to at most twice the GPUs it has run on.
+run_in pollux-growth2 pollux-16x4 pollux --policy-param growth_limit=2
 for input in steps acc; do
   python3 "$root/scripts/pollux_oracle_sim.py" "$shared" "$out/workload-6-$input.jsonl" "$vnsim" "$out/oracle-$input"
 done

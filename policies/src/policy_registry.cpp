@@ -169,6 +169,7 @@ const std::vector<Entry>& registry() {
          p.patience = r.whole("patience", p.patience, 0, 1000000);
          p.greedy_seed = r.flag("greedy_seed", p.greedy_seed);
          p.adaptive_batch = r.flag("adaptive_batch", p.adaptive_batch);
+         p.growth_limit = r.number("growth_limit", p.growth_limit);
          p.seed = r.seed("seed");
          return std::make_unique<PolluxPolicy>(p);
        },
@@ -183,6 +184,8 @@ const std::vector<Entry>& registry() {
         {"greedy_seed", "1",
          "1: seed each round's search with a greedy allocation; 0: Pollux's own seeds only"},
         {"adaptive_batch", "1", "1: goodput-optimal batch per allocation; 0: each job keeps its own batch"},
+        {"growth_limit", "0",
+         "F > 0: at most F x the most GPUs a job has run on (Pollux simulator: 2); 0 = no limit"},
         {"seed", "0", "seed of the genetic search"}}},
       {"optimus",
        [](ParamReader& r) {

@@ -280,6 +280,7 @@ PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.s
   if (!(params_.restart_s >= 0)) throw InputError("pollux: restart_s must be >= 0");
   if (params_.population < 2) throw InputError("pollux: population must be >= 2");
   if (params_.generations < 0) throw InputError("pollux: generations must be >= 0");
+  if (!(params_.growth_limit >= 0)) throw InputError("pollux: growth_limit must be >= 0");
   if (params_.max_nodes_per_job < 1 || params_.max_gpus_per_job < 1)
     throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
@@ -352,6 +353,11 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
                               ? std::max(noise->max_batch, model.max_global_batch)
                               : a.spec->global_batch;
     job.max_gpus = std::max(1, std::min(search.max_gpus(), max_batch / std::max(1, model.min_local_batch)));
+    if (a.running != nullptr)
+      m.most_gpus = std::max(m.most_gpus, static_cast<int>(a.running->placement.gpus.size()));
+    if (params_.growth_limit > 0)
+      job.max_gpus = std::min(job.max_gpus,
+                              std::max(1, static_cast<int>(std::floor(params_.growth_limit * m.most_gpus))));
     search.jobs.push_back(job);
   }
   search.prepare();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "vnsim/core/cluster_spec.hpp"
+#include "vnsim/core/error.hpp"
 #include "vnsim/policies/optimus_policy.hpp"
 #include "vnsim/policies/pollux_policy.hpp"
 
@@ -200,6 +201,44 @@ TEST(Pollux, WithoutAdaptiveBatchEveryJobKeepsItsOwnBatch) {
   EXPECT_TRUE(p.decide(later).empty());
   EXPECT_GT(p.progress_of(0), 1000);
   EXPECT_EQ(p.last_round().at(0).batch.global_batch, 128);
+}
+
+TEST(Pollux, GrowthLimitDoublesTheMostGpusAJobHasRunOn) {
+  // One imagenet job alone on 16 T4 (4 nodes): it scales well, so without a
+  // limit Pollux gives it more than 2 GPUs at once. With growth_limit = 2 it
+  // starts on max(1, 2 x 0) = 1 GPU, may then take 2 x 1 = 2, then 2 x 2 = 4.
+  World free_world(4);
+  const std::vector<JobSpec> jobs = {job("a", "imagenet", 200, 500000)};
+  PolluxPolicy unlimited;
+  unlimited.decide(free_world.input(0, jobs));
+  ASSERT_EQ(unlimited.last_round().count(0), 1u);
+  EXPECT_GT(unlimited.last_round().at(0).gpus, 2);
+
+  World w(4);
+  PolluxParams params;
+  params.growth_limit = 2;
+  PolluxPolicy p(params);
+  const auto first = p.decide(w.input(0, jobs));
+  ASSERT_EQ(first.size(), 1u);
+  const auto* start = std::get_if<StartJob>(&first.front());
+  ASSERT_NE(start, nullptr);
+  EXPECT_EQ(start->placement.gpus.size(), 1u);
+  int expected = 2;
+  StartJob now_on = *start;
+  for (double t : {600.0, 1200.0}) {
+    SchedulerInput later = w.running_job_0(t, jobs, now_on);
+    const auto next = p.decide(later);
+    ASSERT_EQ(next.size(), 1u) << "at " << t;
+    const auto* resize = std::get_if<ResizeJob>(&next.front());
+    ASSERT_NE(resize, nullptr) << "at " << t;
+    EXPECT_EQ(static_cast<int>(resize->placement.gpus.size()), expected) << "at " << t;
+    w.view.release(now_on.placement.gpus, 0);
+    now_on.placement = resize->placement;
+    expected *= 2;
+  }
+  PolluxParams negative;
+  negative.growth_limit = -1;
+  EXPECT_THROW(PolluxPolicy{negative}, InputError);
 }
 
 TEST(GoodputEstimator, FixedBatchGoodputIsThroughputTimesEfficiencyOfTheOwnBatch) {

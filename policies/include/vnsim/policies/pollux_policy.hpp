@@ -53,6 +53,12 @@ struct PolluxParams {
   // speedups of that fixed batch ("Pollux without adaptive batch", the
   // AdaptDL comparison; docs/POLICIES.md).
   bool adaptive_batch = true;
+  // > 0: a job gets at most max(1, growth_limit x the most GPUs it has run
+  // on), as the Pollux simulator only lets a job reach twice the replicas
+  // its throughput was profiled on (2 there; it starts every job on one
+  // GPU). 0: any count its batch range allows (vnsim's perf model knows
+  // every configuration from the start).
+  double growth_limit = 0;
 };
 
 class PolluxPolicy : public Policy {
@@ -84,6 +90,7 @@ class PolluxPolicy : public Policy {
     int batch = 0;  // 0 until Pollux sets it (the spec's)
     int vn_per_gpu = 1;
     double iteration_s = 0;
+    int most_gpus = 0;  // the most GPUs it has run on (growth_limit)
   };
   class Search;
   Memo& memo(JobIndex job);
