@@ -32,7 +32,8 @@ times do not depend on the placement's shape.
 Usage: scripts/pollux_oracle_sim.py SHARED JOBS.jsonl [VNSIM_BINARY WORK_DIR]
 JOBS.jsonl as written by scripts/pollux_workload_accumulation.py or
 scripts/pollux_simulator_steps.py. Prints the mean JCT of each policy with
-each step-time source.
+each step-time source and, with VNSIM_BINARY, of Optimus choosing GPUs by
+the profile times while its jobs run at vnsim's.
 """
 import bisect
 import collections
@@ -282,6 +283,11 @@ def main():
     print("|---|---:|---:|")
     for name, time_of in sources.items():
         print(f"| {name} | {simulate(jobs, Optimus(time_of), time_of):.0f} | {simulate(jobs, Tiresias(), time_of):.0f} |")
+    if "vnsim" in sources:
+        # Optimus choosing GPUs by the profiles while its jobs run at vnsim's
+        # speed: how much its pricing alone matters (Tiresias does not price).
+        mixed = simulate(jobs, Optimus(sources["profile"]), sources["vnsim"])
+        print(f"| vnsim, Optimus priced by profile | {mixed:.0f} | |")
 
 
 if __name__ == "__main__":
