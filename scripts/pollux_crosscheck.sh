@@ -30,18 +30,20 @@ mkdir -p "$out"
 # model's training target at the job's fixed batch (statistical efficiency).
 python3 "$root/scripts/pollux_workload_accumulation.py" "$out/workload-6.jsonl" "$out/workload-6-acc.jsonl" T4
 python3 "$root/scripts/pollux_simulator_steps.py" "$shared" "$out/workload-6-acc.jsonl" "$out/workload-6-steps.jsonl" >/dev/null
-run() {  # name input policy [params...]
-  local name=$1 input=$2 policy=$3
-  shift 3
+# input: acc (noise-model lengths) or steps (the simulator's step counts).
+replay() {  # name cluster input policy [params...]
+  local name=$1 cluster=$2 input=$3 policy=$4
+  shift 4
   rm -rf "${out:?}/$name"
-  "$vnsim" replay --cluster pollux-16x4 --trace "$out/workload-6-$input.jsonl" --format jsonl \
+  "$vnsim" replay --cluster "$cluster" --trace "$out/workload-6-$input.jsonl" --format jsonl \
     --policy "$policy" "$@" --seed 0 --out "$out/$name" --quiet
 }
-run pollux acc pollux
-run tiresias steps tiresias --policy-param thresholds=57600
-run optimus steps optimus
-run tiresias-noise-lengths acc tiresias --policy-param thresholds=57600
-run optimus-noise-lengths acc optimus
+tiresias=(--policy-param thresholds=57600)
+replay pollux pollux-16x4 acc pollux
+replay tiresias pollux-16x4 steps tiresias "${tiresias[@]}"
+replay optimus pollux-16x4 steps optimus
+replay tiresias-noise-lengths pollux-16x4 acc tiresias "${tiresias[@]}"
+replay optimus-noise-lengths pollux-16x4 acc optimus
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
@@ -65,29 +67,20 @@ PY
 configs="$root/experiments/configs/pollux"
 flat="$configs/pollux-16x4-flat-restart.json"
 nic="$configs/pollux-16x4-6g-nic.json"
-tiresias=(--policy-param thresholds=57600)
 variants=(flat-pollux flat-optimus ti-most-free ti-restart nic-pollux nic-tiresias nic-optimus pollux-fixed-batch
   pollux-growth2)
-run_in() {  # name cluster policy [params...]
-  local name=$1 cluster=$2 policy=$3 input=steps
-  [ "$policy" = pollux ] && input=acc
-  shift 3
-  rm -rf "${out:?}/$name"
-  "$vnsim" replay --cluster "$cluster" --trace "$out/workload-6-$input.jsonl" --format jsonl \
-    --policy "$policy" "$@" --seed 0 --out "$out/$name" --quiet
-}
-run_in flat-pollux "$flat" pollux
-run_in flat-optimus "$flat" optimus
-run_in ti-most-free pollux-16x4 tiresias "${tiresias[@]}" --policy-param placement=most-free
+replay flat-pollux "$flat" acc pollux
+replay flat-optimus "$flat" steps optimus
+replay ti-most-free pollux-16x4 steps tiresias "${tiresias[@]}" --policy-param placement=most-free
 # A checkpoint every second: a preempted job loses < 1 s and pays the flat
 # 30 s restart when it resumes, as every reallocation in the simulator.
-run_in ti-restart "$flat" tiresias "${tiresias[@]}" --checkpoint-interval 1
-run_in nic-pollux "$nic" pollux
-run_in nic-tiresias "$nic" tiresias "${tiresias[@]}"
-run_in nic-optimus "$nic" optimus
-run_in pollux-fixed-batch pollux-16x4 pollux --policy-param adaptive_batch=0
+replay ti-restart "$flat" steps tiresias "${tiresias[@]}" --checkpoint-interval 1
+replay nic-pollux "$nic" acc pollux
+replay nic-tiresias "$nic" steps tiresias "${tiresias[@]}"
+replay nic-optimus "$nic" steps optimus
+replay pollux-fixed-batch pollux-16x4 acc pollux --policy-param adaptive_batch=0
 # The simulator's Pollux: a job grows to at most twice the GPUs it has run on.
-run_in pollux-growth2 pollux-16x4 pollux --policy-param growth_limit=2
+replay pollux-growth2 pollux-16x4 acc pollux --policy-param growth_limit=2
 for input in steps acc; do
   python3 "$root/scripts/pollux_oracle_sim.py" "$shared" "$out/workload-6-$input.jsonl" "$vnsim" "$out/oracle-$input"
 done

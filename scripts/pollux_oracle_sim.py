@@ -45,6 +45,8 @@ import pathlib
 import subprocess
 import sys
 
+from pollux_workload_accumulation import catalog, max_micro_batch
+
 NODES, PER_NODE, TICK_S, RESCALE_S, TIRESIAS_THRESHOLD = 16, 4, 60.0, 30.0, 57600.0
 MAX_LOCAL_OVERRIDE = {"yolov3": 8}
 
@@ -125,17 +127,14 @@ def max_gpus(job, profile):
 
 def measure_vnsim(vnsim, work, shared, jobs, profiles):
     """Iteration time of each (model, batch, GPUs) alone in vnsim."""
-    root = pathlib.Path(__file__).resolve().parent.parent
-    models = json.loads((root / "core/data/models.json").read_text())["models"]
-    memory = json.loads((root / "core/data/gpu_types.json").read_text())["types"]["T4"]["memory_gib"] * 2**30
+    models, memory = catalog("T4")
     work = pathlib.Path(work)
     work.mkdir(parents=True, exist_ok=True)
     trace = work / "alone.jsonl"
     submit = 0.0
     with trace.open("w") as out:
         for model, batch in sorted({(j["model"], j["global_batch"]) for j in jobs}):
-            m = models[model]
-            fit = min(m["max_local_batch"], math.floor((memory - m["weight_state_bytes"]) / m["memory_per_sample_bytes"]))
+            fit = max_micro_batch(models[model], memory)
             for k in range(1, max_gpus({"model": model, "global_batch": batch}, profiles[model]) + 1):
                 for its in (50, 550):
                     out.write(json.dumps({"id": f"{model}-{batch}-{k}-{its}", "submit_s": submit, "model": model,
@@ -155,6 +154,15 @@ def measure_vnsim(vnsim, work, shared, jobs, profiles):
 
 def packed(k):
     return tuple(min(PER_NODE, k - PER_NODE * i) for i in range((k + PER_NODE - 1) // PER_NODE))
+
+
+def free_gpus(alloc):
+    """GPUs left on each node once the allocations `alloc` (job -> node list) hold theirs."""
+    free = [PER_NODE] * NODES
+    for nodes in alloc.values():
+        for n in nodes:
+            free[n] -= 1
+    return free
 
 
 def most_free_place(free, gpus):
@@ -193,10 +201,7 @@ class Optimus:
             left -= 1
             gains[best] = gain(by_id[best])
         alloc = {j["id"]: j["alloc"] for j in active if j["alloc"] and len(j["alloc"]) == k[j["id"]]}
-        free = [PER_NODE] * NODES
-        for nodes in alloc.values():
-            for n in nodes:
-                free[n] -= 1
+        free = free_gpus(alloc)
         for j in sorted(active, key=lambda j: k[j["id"]]):
             if k[j["id"]] > 0 and j["id"] not in alloc:
                 alloc[j["id"]] = most_free_place(free, k[j["id"]])
@@ -228,10 +233,7 @@ class Tiresias:
                     self.running.add(i)
                     left -= by_id[i]["gpus"]
         alloc = {i: by_id[i]["alloc"] for i in self.running if by_id[i]["alloc"]}
-        free = [PER_NODE] * NODES
-        for nodes in alloc.values():
-            for n in nodes:
-                free[n] -= 1
+        free = free_gpus(alloc)
         for q in self.queues:
             for i in q:
                 if i in self.running and i not in alloc:

@@ -2,8 +2,8 @@
 """Sets each job's iterations to the steps the Pollux simulator runs it for at
 its fixed batch (docs/POLICIES.md, "Cross-check with published results").
 
-The simulator ends every job after its model's last epoch (max_epochs; no
-model has a target metric), where epoch e ends at progress P(e) = the
+The simulator ends every job after its model's last epoch (max_epochs, the
+"epochs" of core/data/model_targets.json; no model has a target metric), where epoch e ends at progress P(e) = the
 smallest `progress` of row e over the model's validation-<M>.csv files.
 Progress grows by the gain (var + sqr) / (var / s + sqr) per step, s = M / M0,
 with grad_sqr and grad_var of the job's own batch M during epoch e, each
@@ -22,7 +22,11 @@ import json
 import pathlib
 import sys
 
-MAX_EPOCHS = {"bert": 2, "cifar10": 100, "deepspeech2": 80, "imagenet": 90, "ncf": 10, "yolov3": 50}
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+# The simulator's max_epochs: the rows of validation-<M0>.csv, as
+# scripts/derive_model_targets.py embeds them.
+EPOCHS = {m: v["epochs"] for m, v in
+          json.loads((ROOT / "core/data/model_targets.json").read_text())["models"].items()}
 
 
 def load_runs(shared, model):
@@ -45,7 +49,7 @@ def stat(runs, batch, epoch, column):
 
 
 def simulator_steps(runs, model, batch):
-    epochs = MAX_EPOCHS[model]
+    epochs = EPOCHS[model]
     m0 = min(runs)
 
     def progress(e):
@@ -66,7 +70,7 @@ def main():
         for line_no, line in enumerate(f, 1):
             job = json.loads(line)
             model, batch = job["model"], job["global_batch"]
-            if model not in MAX_EPOCHS:
+            if model not in EPOCHS:
                 sys.exit(f"{src}:{line_no}: model {model} has no Pollux profile")
             if (model, batch) not in memo:
                 runs.setdefault(model, load_runs(shared, model))

@@ -60,19 +60,29 @@ def steps_to_target(profile, batch):
     return steps
 
 
+def catalog(gpu_type):
+    """The embedded model catalog and the memory of `gpu_type` in bytes."""
+    models = json.loads((ROOT / "core/data/models.json").read_text())["models"]
+    memory = json.loads((ROOT / "core/data/gpu_types.json").read_text())["types"][gpu_type]["memory_gib"] * 2**30
+    return models, memory
+
+
+def max_micro_batch(model, memory):
+    """The largest micro-batch `model` (a models.json entry) fits in `memory` bytes."""
+    return min(model["max_local_batch"],
+               math.floor((memory - model["weight_state_bytes"]) / model["memory_per_sample_bytes"]))
+
+
 def main():
     src, dst = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     gpu_type = sys.argv[3] if len(sys.argv) > 3 else "T4"
-    models = json.loads((ROOT / "core/data/models.json").read_text())["models"]
-    memory = json.loads((ROOT / "core/data/gpu_types.json").read_text())["types"][gpu_type]["memory_gib"] * 2**30
+    models, memory = catalog(gpu_type)
     noise = json.loads((ROOT / "core/data/noise_scale.json").read_text())["models"]
     changed = 0
     with src.open() as f, dst.open("w") as out:
         for line in f:
             job = json.loads(line)
-            m = models[job["model"]]
-            fit = min(m["max_local_batch"],
-                      math.floor((memory - m["weight_state_bytes"]) / m["memory_per_sample_bytes"]))
+            fit = max_micro_batch(models[job["model"]], memory)
             if fit < 1:
                 sys.exit(f"{src}: job {job['id']}: model {job['model']} does not fit one sample on {gpu_type}")
             gpus = job["gpus"]
