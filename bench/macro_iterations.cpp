@@ -15,6 +15,7 @@
 
 #include "vnsim/core/perf_model.hpp"
 #include "vnsim/core/units.hpp"
+#include "vnsim/policies/testing/spread_fifo.hpp"
 #include "vnsim/sim/replay.hpp"
 
 namespace {
@@ -78,34 +79,6 @@ std::vector<JobSpec> bench_workload(std::size_t count, std::uint64_t seed, doubl
   return jobs;
 }
 
-// FIFO that spreads each job over whole nodes alternating between racks, so
-// every ring crosses the oversubscribed uplinks (worst case for contention).
-class SpreadFifo : public Policy {
- public:
-  explicit SpreadFifo(const Cluster& c) {
-    for (const GpuInfo& g : c.gpus()) order_.push_back(g.id);
-    auto key = [&](GpuId g) {
-      const GpuInfo& x = c.gpu(g);
-      return std::make_tuple(x.node % kNodesPerRack, x.rack,
-                             x.local_index);  // node index inside its rack first
-    };
-    std::sort(order_.begin(), order_.end(), [&](GpuId a, GpuId b) { return key(a) < key(b); });
-  }
-  std::string name() const override { return "spread-fifo"; }
-  std::vector<Decision> decide(const SchedulerInput& in) override {
-    if (in.queued.empty()) return {};
-    const QueuedJob& head = in.queued.front();
-    std::vector<GpuId> take;
-    for (GpuId g : order_)
-      if (in.view->is_free(g) && static_cast<int>(take.size()) < head.spec->gpus) take.push_back(g);
-    if (static_cast<int>(take.size()) < head.spec->gpus) return {};
-    return {StartJob{head.index, spread_virtual_nodes(take, head.spec->effective_virtual_nodes())}};
-  }
-
- private:
-  std::vector<GpuId> order_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,7 +101,7 @@ int main(int argc, char** argv) {
 
   const Cluster cluster(bench_cluster());
   const std::vector<JobSpec> jobs = bench_workload(count, seed, mean_gap_s);
-  SpreadFifo policy(cluster);
+  testing::SpreadFifo policy(cluster, kNodesPerRack);
   ReplayOptions opts;
   opts.macro_iterations = m;
   // Optional 5th argument: 0 = plain macro-iterations, 1 = per-iteration while contended.

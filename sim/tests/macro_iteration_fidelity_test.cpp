@@ -15,9 +15,9 @@
 #include <random>
 #include <set>
 #include <stdexcept>
-#include <tuple>
 
 #include "sim_test_support.hpp"
+#include "vnsim/policies/testing/spread_fifo.hpp"
 #include "vnsim/sim/replay.hpp"
 
 namespace vnsim {
@@ -48,33 +48,6 @@ std::vector<JobSpec> contended_trace() {
   return jobs;
 }
 
-// FIFO over a fixed GPU order that alternates racks node by node, so
-// multi-node rings cross the 2:1 oversubscribed uplinks and share NICs.
-class SpreadFifo : public Policy {
- public:
-  explicit SpreadFifo(const Cluster& c) {
-    for (const GpuInfo& g : c.gpus()) order_.push_back(g.id);
-    auto key = [&](GpuId g) {
-      const GpuInfo& x = c.gpu(g);
-      return std::make_tuple(x.node % kNodesPerRack, x.rack, x.local_index);
-    };
-    std::sort(order_.begin(), order_.end(), [&](GpuId a, GpuId b) { return key(a) < key(b); });
-  }
-  std::string name() const override { return "spread-fifo"; }
-  std::vector<Decision> decide(const SchedulerInput& in) override {
-    if (in.queued.empty()) return {};
-    const QueuedJob& head = in.queued.front();
-    std::vector<GpuId> take;
-    for (GpuId g : order_)
-      if (in.view->is_free(g) && static_cast<int>(take.size()) < head.spec->gpus) take.push_back(g);
-    if (static_cast<int>(take.size()) < head.spec->gpus) return {};
-    return {StartJob{head.index, spread_virtual_nodes(take, head.spec->effective_virtual_nodes())}};
-  }
-
- private:
-  std::vector<GpuId> order_;
-};
-
 struct JobTimes {
   double start_s = -1;
   double finish_s = -1;
@@ -103,7 +76,7 @@ RunResult replay_in_child(const ReplayOptions& opts, const std::vector<JobSpec>&
     int code = 0;
     try {
       const Cluster cluster(testing::small_spec(2, kNodesPerRack, 4, 2.0));
-      SpreadFifo policy(cluster);
+      testing::SpreadFifo policy(cluster, kNodesPerRack);
       const auto t0 = std::chrono::steady_clock::now();
       const ReplayResult r =
           run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
