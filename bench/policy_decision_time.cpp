@@ -54,7 +54,8 @@ ClusterSpec bench_cluster() {
   return spec;
 }
 
-// Philly GPU-count mix (algorithms.md §5.6: 1/2/4/8 GPUs with 70/10/15/5%),
+// Philly GPU-count mix as Gavel generates jobs (Gavel, Narayanan et al.,
+// OSDI'20, scheduler/utils.py: 1/2/4/8 GPUs with 70/10/15/5%),
 // a builtin model chosen uniformly, its default local batch, 1e3-1e5 steps.
 std::vector<JobSpec> bench_jobs(std::size_t count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes a VirtualFlow-style elasticity trace as jsonl (docs/ELASTICITY.md, "Experiments").
 
-Shape of VirtualFlow's deploy/scheduler_traces/medium20_*jph.json as described in
-reference/algorithms.md §8.3 (the trace files themselves are not used): 20 jobs,
+Shape of VirtualFlow's deploy/scheduler_traces/medium20_*jph.json (andrewor14/models,
+branch virtual; job fields arrival_time, workload, priority in {1, 5, 10}, gpu_demand,
+num_virtual_nodes_per_device 2 or 4; the trace files themselves are not used): 20 jobs,
 Poisson arrivals at 12 jobs/hour, each with a GPU demand (power of 2) and 2 or 4
 virtual nodes per device, so V = demand x vn_per_device stays fixed under
 resizes. Durations (alone on the demanded GPUs) are log-uniform in [30, 120] min

@@ -169,7 +169,8 @@ TEST(TraceCliShared, InspectRunsOnEveryFileInShared) {
     EXPECT_NE(slurp(out).find("machines with GPUs"), std::string::npos) << f;
     fs::remove(out);
   }
-  // Philly's machine list: 321 machines with 2 GPUs and 231 with 8 (traces.md).
+  // Philly's machine list (msr-fiddle/philly-traces cluster_machine_list, computed):
+  // 321 machines with 2 GPUs and 231 with 8.
   const std::string out = (fs::temp_directory_path() / ("vnsim-inv-" + std::to_string(::getpid()))).string();
   ASSERT_EQ(run_cli("trace inspect " + shared + "/traces/philly_2017_machine_list_552.csv > " + out), 0);
   EXPECT_NE(slurp(out).find("GPUs                  2490\n"), std::string::npos) << slurp(out);

@@ -1,5 +1,5 @@
 // α-β pricing of collective schedules on a Topology, and NCCL's ring/tree
-// choice (collectives_and_nccl.md §3).
+// choice (NCCL 2.28.9 src/graph/tuning.cc, ncclTopoGetAlgoTime).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -47,7 +47,8 @@ std::vector<LinkUse> route(const Topology& topo, GpuId a, GpuId b) {
 }
 
 // NCCL 2.28.9 tuning constants, Simple protocol (µs): base latency and
-// per-hop latencies (collectives_and_nccl.md §3).
+// per-hop latencies (NCCL 2.28.9 src/graph/tuning.cc, baseLatencies and
+// hwLatencies; unchanged for Hopper up to 2.30.7).
 constexpr double kBaseLatencyUs = 8.4;
 constexpr double kRingNvlinkUs = 3.4, kRingPcieUs = 5.7, kRingNetUs = 14.0;
 constexpr double kTreeIntraUs = 4.0, kTreeNetUs = 14.0;

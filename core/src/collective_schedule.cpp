@@ -1,5 +1,6 @@
 // The phase schedules of the collective algorithms
-// (collectives_and_nccl.md §1); collective_cost.cpp prices them and
+// (the textbook α-β algorithms: Thakur, Rabenseifner & Gropp, IJHPCA 2005);
+// collective_cost.cpp prices them and
 // sim/src/collective_bench.cpp runs them on SimGrid.
 #include <algorithm>
 #include <cmath>

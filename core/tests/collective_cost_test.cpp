@@ -1,5 +1,6 @@
 // α-β prices of the collective schedules against hand-computed textbook
-// formulas (collectives_and_nccl.md §1) on a small cluster: 2 racks x 2 nodes
+// formulas (Thakur, Rabenseifner & Gropp, IJHPCA 2005: ring all-reduce
+// 2(n-1)·α + 2·(n-1)/n·S/B) on a small cluster: 2 racks x 2 nodes
 // x 4 GPUs, GPU links 300 GB/s 0.5 µs, NICs 12.5 GB/s 1 µs, uplinks 1 µs.
 #include <gtest/gtest.h>
 

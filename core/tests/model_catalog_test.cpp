@@ -116,7 +116,10 @@ TEST(ModelCatalog, BuiltinHasTheSixPolluxModels) {
   const ModelCatalog& c = ModelCatalog::builtin();
   EXPECT_EQ(c.names(),
             (std::vector<std::string>{"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"}));
-  // M0 and largest M, local batch range: reference/algorithms.md section 7.8.
+  // M0 and largest M, local batch range: the Pollux OSDI'21 simulator
+  // (petuum/adaptdl osdi21-artifact, simulator/applications.py: M0 = smallest
+  // validated batch, largest M = largest, local range from placements.csv;
+  // yolov3's largest local batch overridden to 8).
   struct Row {
     const char* name;
     int m0, max_m, min_local, max_local;

@@ -112,8 +112,10 @@ TEST(Topology, LinkEfficiencyScalesEveryBandwidthButNoLatency) {
   EXPECT_NEAR(topo.path(1, 4).latency_s, 13e-6, 1e-15);
 }
 
-// The testbed preset uses simgrid.md's reference latencies (NVLink 0.5 us,
-// NIC 1 us, uplink 1 us); its section 2.3 table lists 1 / 3 / 5 us routes.
+// The testbed preset uses the reference latencies of vnsim's SimGrid
+// platform (NVLink 0.5 us, NIC 1 us, uplink 1 us): an intra-node route
+// crosses 2 GPU links (1 us), an intra-rack one adds 2 NICs (3 us), an
+// inter-rack one adds 2 uplinks (5 us).
 TEST(Topology, TestbedLatenciesMatchSimgridReference) {
   const Cluster cluster(load_cluster_spec("testbed"));
   const Topology topo(cluster);

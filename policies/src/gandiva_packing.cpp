@@ -1,4 +1,6 @@
-// Gandiva's packing (algorithms.md §10.2): when the cluster is
+// Gandiva's packing (Gandiva, Xiao et al., OSDI'18; Gavel's
+// scheduler/policies/gandiva.py drops pairs whose normalised throughput sum
+// is below 1): when the cluster is
 // oversubscribed, two jobs share GPUs; after a slice the pair is judged by
 // its combined throughput and unpacked when that is below 1. Here the
 // "measurement" is the interference table the engine slows the pair with

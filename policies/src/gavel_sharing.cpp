@@ -1,4 +1,5 @@
-// Gavel's space sharing (algorithms.md §5.1): the LP's input for job pairs
+// Gavel's space sharing (Gavel, Narayanan et al., OSDI'20: rows of X for
+// job pairs, each member's rate when co-located): the LP's input for job pairs
 // and the round mechanism's view of pairs. The rates of a pair come from the
 // interference table the engine slows co-tenants with (docs/HETEROGENEITY.md,
 // "GPU sharing"), so the policy plans with the speeds the engine simulates.

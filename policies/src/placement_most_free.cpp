@@ -6,7 +6,8 @@ namespace vnsim {
 namespace {
 
 // The Pollux simulator's placement for its Tiresias and Optimus baselines
-// (algorithms.md 4.3, 10.1): repeatedly take as many GPUs as still needed
+// (petuum/adaptdl osdi21-artifact simulator/tiresias.py and optimus.py):
+// repeatedly take as many GPUs as still needed
 // from the node with the most free allowed GPUs (ties: lower node index).
 // One-GPU jobs therefore spread over the emptiest nodes instead of packing.
 class MostFreePlacement : public PlacementStrategy {

@@ -61,7 +61,7 @@ SiaPolicy::SiaPolicy(SiaParams params) : params_(params) {
 }
 
 double SiaPolicy::restart_cost_s(const std::string& model) {
-  // sia-simulator restart costs (algorithms.md 9).
+  // Restart costs of the Sia simulator (siasosp23/artifacts sia-simulator/sia.py).
   if (model == "deepspeech2") return 25;
   if (model == "imagenet") return 250;
   if (model == "bert") return 120;

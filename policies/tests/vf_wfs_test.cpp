@@ -1,5 +1,6 @@
 // VirtualFlow weighted fair share: shares and decisions computed by hand
-// from the rules in vf_wfs_policy.hpp (algorithms.md §8.3).
+// from the rules in vf_wfs_policy.hpp (VirtualFlow's WFS scheduler,
+// andrewor14/models deploy/scheduler.py).
 #include <gtest/gtest.h>
 
 #include <memory>

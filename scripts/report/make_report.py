@@ -169,7 +169,7 @@ else:
 
 FAIRNESS = r'''
 def ftf_rho_estimate(jobs, total_gpus):
-    # Themis's finish-time fairness rho = T_shared / T_alone (reference/algorithms.md), from jobs.csv:
+    # Themis's finish-time fairness rho = T_shared / T_alone (Mahajan et al., NSDI'20), from jobs.csv:
     # T_shared = JCT; T_alone = the job's run time on an equal 1/N share of the cluster, where
     # N = the mean number of jobs in the system (submitted, not finished) during the job's life and
     # its run time at the requested size is gpu_seconds / requested GPUs (held GPU time; linear scaling

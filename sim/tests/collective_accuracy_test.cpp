@@ -84,7 +84,7 @@ TEST(CollectiveAccuracy, SendRecv) {
   expect_sim_matches_analytic(CollectiveOp::SendRecv, CollectiveAlgo::Ring, kCounts, kSizes);
 }
 
-// Textbook ring (collectives_and_nccl.md §1): 2(n-1)(α + S/(nB)). In one
+// Textbook ring (Thakur, Rabenseifner & Gropp, IJHPCA 2005): 2(n-1)(α + S/(nB)). In one
 // node α = two GPU links of 0.5 µs and B = 300 GB/s; across the 2 racks the
 // slowest hop crosses GPU link, NIC and uplink twice (α = 5 µs) at the
 // 100 Gb/s NIC rate.

@@ -1,5 +1,5 @@
-// Two 8-GPU rings crossing the same rack uplinks (simgrid.md §3
-// "Contention"): with oversubscription 2 the uplink is the bottleneck and
+// Two 8-GPU rings crossing the same rack uplinks (SimGrid 3.32, CM02 network
+// model, fair sharing of a link between flows): with oversubscription 2 the uplink is the bottleneck and
 // each job's communication takes twice as long as alone; with
 // oversubscription 1 it is not, and nothing slows down.
 #include <gtest/gtest.h>

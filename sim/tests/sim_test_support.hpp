@@ -16,9 +16,9 @@
 
 namespace vnsim::testing {
 
-// racks x nodes x GPUs of the reference GPU type, with the link parameters
-// used in ../shared/reference/simgrid.md (NVLink 300 GB/s 0.5 us, NIC
-// 100 Gb/s 1 us, uplink 1 us), so results compare with its numbers.
+// racks x nodes x GPUs of the reference GPU type, with the reference link
+// parameters of vnsim's SimGrid platform (NVLink 300 GB/s 0.5 us, NIC
+// 100 Gb/s 1 us, uplink 1 us), so results compare with hand-computed ones.
 inline ClusterSpec small_spec(int racks, int nodes_per_rack, int gpus_per_node, double oversubscription) {
   ClusterSpec spec;
   spec.name = "test";

@@ -1,5 +1,6 @@
 // Duration distribution of the synthetic Philly-like trace, calibrated to the
-// published statistics of the Pollux-derived Philly trace (traces.md §2.2):
+// statistics of the Pollux-derived Philly trace (philly_2017_pollux_full.csv,
+// petuum/adaptdl osdi21-artifact simulator/traces/philly.csv; computed):
 // median 1,144 s, p90 11,265 s, p99 254,758 s, max 4,628,226 s, mean 13,136 s.
 #include <cmath>
 

@@ -37,7 +37,7 @@ int draw_gpu_count(double u) {
 
 const std::vector<GpuCountWeight>& philly_gpu_count_weights() {
   // Counted in shared/traces/philly_2017_pollux_full.csv (82,247 jobs);
-  // shares 93.17 / 2.21 / 2.27 / 2.00 / 0.35 % as published in traces.md §2.2.
+  // shares 1 / 2 / 4 / 8 / >8 GPUs = 93.17 / 2.21 / 2.27 / 2.00 / 0.35 %.
   static const std::vector<GpuCountWeight> weights = {{1, 76627}, {2, 1818}, {4, 1870}, {8, 1643}, {12, 7},
                                                       {16, 199},  {24, 7},   {32, 67},  {64, 6},   {128, 3}};
   return weights;

@@ -1,6 +1,6 @@
-// Calibrated synthetic-trace profiles. Every figure is a published or
-// computed statistic from ../shared/reference/traces.md, section named next
-// to it; the families that join them are documented in docs/TRACES.md.
+// Calibrated synthetic-trace profiles. Every figure is a published statistic
+// (source named next to it) or computed from the named file of ../shared/traces;
+// the families that join them are documented in docs/TRACES.md.
 #include <cmath>
 
 #include "vnsim/core/error.hpp"
@@ -15,7 +15,8 @@ SyntheticProfile philly() {
   SyntheticProfile p;
   p.name = "philly";
   p.citation =
-      "traces.md §2.2 (computed, philly_2017_pollux_full.csv): GPU counts, p50/p90/p99/mean/max, 31.5 jobs/h";
+      "Pollux-derived Philly trace (computed, philly_2017_pollux_full.csv): GPU counts, "
+      "p50/p90/p99/mean/max, 31.5 jobs/h";
   for (const auto& w : philly_gpu_count_weights()) p.sizes.push_back({w.gpus, static_cast<double>(w.jobs)});
   p.durations.knots = philly_duration_knots();
   p.jobs_per_hour = 31.5;
@@ -26,10 +27,9 @@ SyntheticProfile helios() {
   SyntheticProfile p;
   p.name = "helios";
   p.citation =
-      "traces.md §7 (AcmeTrace cluster_summary.csv, Helios): mean 3.72 GPUs, median 1, max 2,048; run time "
-      "median 206 s, mean 6,652 s, max 4,320,009 s; rate: Venus 125,214 GPU jobs over 2020-04-01 -> "
-      "2020-09-28 "
-      "(180 days, computed)";
+      "InternLM/AcmeTrace data/cluster_summary.csv, row Helios: mean 3.72 GPUs, median 1, max 2,048; "
+      "run time median 206 s, mean 6,652 s, max 4,320,009 s; "
+      "rate: Venus 125,214 GPU jobs over 2020-04-01 -> 2020-09-28 (180 days, computed)";
   p.sizes = geometric_power_of_two_sizes(2048, 3.72, 1.0);
   p.durations = clamped_lognormal(206, 6652, 4320009);
   p.jobs_per_hour = 125214.0 / (180 * 24);
@@ -40,8 +40,9 @@ SyntheticProfile pai() {
   SyntheticProfile p;
   p.name = "pai";
   p.citation =
-      "traces.md §5 (AcmeTrace cluster_summary.csv, PAI): mean 0.68 GPUs, median 0.5, max 8; run time median "
-      "481 s, mean 4,787 s; rate: 1,037,085 GPU jobs over Jul-Aug 2020 (62 days), also the duration cap";
+      "InternLM/AcmeTrace data/cluster_summary.csv, row PAI: mean 0.68 GPUs, median 0.5, max 8; "
+      "run time median 481 s, mean 4,787 s; "
+      "rate: 1,037,085 GPU jobs over Jul-Aug 2020 (62 days), also the duration cap";
   // A job of at most one GPU counts at the published median request (0.5).
   p.sizes = geometric_power_of_two_sizes(8, 0.68, 0.5);
   p.durations = clamped_lognormal(481, 4787, 62 * kDayS);
@@ -53,11 +54,10 @@ SyntheticProfile openb() {
   SyntheticProfile p;
   p.name = "openb";
   p.citation =
-      "traces.md §6 (computed, alibaba_gpu_2023_openb_sample_2k.csv): GPU pods 1 GPU 1,718, 2 GPUs 1, 8 GPUs "
-      "6; "
-      "lifetime median 370 s, p90 9,431 s, p99 3,235,727 s, max 12,537,496 s; rate: 8,152 pods over the "
-      "149.3-day "
-      "creation span (not an arrival process, §6 caveat)";
+      "Alibaba GPU 2023 openb (computed, alibaba_gpu_2023_openb_sample_2k.csv): "
+      "GPU pods 1 GPU 1,718, 2 GPUs 1, 8 GPUs 6; "
+      "lifetime median 370 s, p90 9,431 s, p99 3,235,727 s, max 12,537,496 s; "
+      "rate: 8,152 pods over the 149.3-day creation span (pod creation times, not an arrival process)";
   p.sizes = {{1, 1718}, {2, 1}, {8, 6}};
   constexpr double kMedian = 370, kP90 = 9431, kP99 = 3235727, kMax = 12537496;
   // No minimum is published: extend the p50-p90 segment to p = 0, as for Philly.

@@ -142,18 +142,18 @@ TEST(ClusterFromInventoryShared, PhillyMachineListGivesThePhilly2017Preset) {
       EXPECT_EQ(a.nodes[n].nic_latency_s, b.nodes[n].nic_latency_s);
     }
   }
-  // traces.md §2.3: 321 x 2 (12 GB) + 231 x 8 (24 GB) = 2,490 GPUs.
+  // Philly's cluster_machine_list (computed): 321 x 2 (12 GB) + 231 x 8 (24 GB) = 2,490 GPUs.
   EXPECT_EQ(built.gpus_by_type, (std::map<std::string, long>{{"K80", 642}, {"P40", 1848}}));
 }
 
 TEST(ClusterFromInventoryShared, PaiAndOpenbInventoriesMatchTheirPublishedCounts) {
   VNSIM_REQUIRE_SHARED(shared);
-  // traces.md §5 table: P100 2 x 798, T4 2 x 497, V100M32 8 x 135, V100 8 x 104,
+  // PAI 2020 machine spec (computed): P100 2 x 798, T4 2 x 497, V100M32 8 x 135, V100 8 x 104,
   // MISC 8 x 280 (left out unless mapped), CPU 83 (left out).
   const auto pai = cluster_from_inventory(shared + "/traces/alibaba_pai_2020_machine_spec_1897.csv", {});
   EXPECT_EQ(pai.gpus_by_type, (std::map<std::string, long>{{"P100", 1596}, {"T4", 994}, {"V100", 1912}}));
   EXPECT_EQ(pai.left_out.size(), 280u + 83u);
-  // traces.md §6 table: T4 2 x 387 + 4 x 17, P100 2 x 131 + 1 x 3, V100M16 4 x 28 +
+  // openb node list (computed): T4 2 x 387 + 4 x 17, P100 2 x 131 + 1 x 3, V100M16 4 x 28 +
   // 1 x 19 + 8 x 8, V100M32 8 x 21 + 4 x 9, A10 1 x 2; G2 (549), G3 (39) and
   // 310 CPU-only nodes are left out.
   const auto openb = cluster_from_inventory(shared + "/traces/alibaba_gpu_2023_openb_nodes_1523.csv", {});

@@ -26,7 +26,7 @@ TEST(SharedTraces, FullPhillyReadsEveryRowAndAssignsWorkFast) {
   EXPECT_EQ(r.format, "pollux-philly");
   ASSERT_EQ(r.jobs.size(), 82247u);
   EXPECT_TRUE(r.skipped.empty());
-  // traces.md §2.2: 2017-09-04 10:30 -> 2017-12-22 08:02, i.e. 108.9 days.
+  // Computed from the file: 2017-09-04 10:30 -> 2017-12-22 08:02, i.e. 108.9 days.
   EXPECT_DOUBLE_EQ(r.jobs.front().submit_s, 0);
   EXPECT_NEAR(r.jobs.back().submit_s / 86400, 108.9, 0.05);
   EXPECT_TRUE(std::is_sorted(r.jobs.begin(), r.jobs.end(),
@@ -55,7 +55,7 @@ TEST(SharedTraces, PhillySample2k) {
   const auto r = read_trace(shared + "/traces/philly_2017_pollux_sample_2k.csv", "", BadRowPolicy::Fail);
   ASSERT_EQ(r.jobs.size(), 2000u);
   EXPECT_TRUE(r.skipped.empty());
-  // 2.02 days from 2017-10-02 (traces.md §2.2).
+  // 2.02 days from 2017-10-02 (computed from the file).
   EXPECT_NEAR(r.jobs.back().submit_s / 86400, 2.02, 0.01);
 }
 

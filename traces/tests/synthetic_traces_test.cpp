@@ -56,7 +56,7 @@ TEST(SyntheticProfiles, PhillyPoissonEqualsTheEmbeddedPhillyLikeTrace) {
 }
 
 TEST(SyntheticProfiles, DistributionsHitThePublishedFigures) {
-  // traces.md §7 (Helios) and §5 (PAI): median and mean run time, mean GPUs.
+  // AcmeTrace cluster_summary.csv, rows Helios and PAI: median and mean run time, mean GPUs.
   const auto& helios = synthetic_profile("helios");
   EXPECT_NEAR(helios.durations.quantile(0.5), 206, 1e-6);
   EXPECT_NEAR(helios.durations.mean_s(), 6652, 1e-3);
@@ -72,7 +72,7 @@ TEST(SyntheticProfiles, DistributionsHitThePublishedFigures) {
   EXPECT_NEAR(weighted_mean_gpus(pai.sizes, 0.5), 0.68, 1e-9);
   EXPECT_EQ(pai.sizes.back().gpus, 8);
 
-  // traces.md §6 (openb sample, computed) and §2.2 (Philly): quantile knots.
+  // openb sample and Pollux-derived Philly trace (both computed): quantile knots.
   const auto& openb = synthetic_profile("openb");
   EXPECT_NEAR(openb.durations.quantile(0.5), 370, 1e-9);
   EXPECT_NEAR(openb.durations.quantile(0.9), 9431, 1e-9);

@@ -49,12 +49,12 @@ TEST(TraceStatsShared, PolluxPhillyFilesMatchIndependentComputation) {
     EXPECT_NEAR(s.duration.mean_s, e.mean, 1e-6);
     EXPECT_DOUBLE_EQ(s.duration.max_s, e.max);
   }
-  // The figures: 82,247 jobs, single-GPU share about 93 % (traces.md §2.2: 93.17 %).
+  // The figures: 82,247 jobs, single-GPU share about 93 % (computed: 93.17 %).
   const TraceStats full = stats_of(shared + "/traces/philly_2017_pollux_full.csv");
   EXPECT_NEAR(100.0 * static_cast<double>(full.gpu_buckets[0].second) / static_cast<double>(full.jobs), 93.17,
               0.005);
   EXPECT_NEAR(full.jobs_per_hour, 31.5, 0.05);
-  // traces.md §2.2: largest VC 6214e9 with 41,226 jobs.
+  // Computed: largest VC 6214e9 with 41,226 jobs.
   EXPECT_EQ(full.top_vcs[0], (std::pair<std::string, std::size_t>{"6214e9", 41226}));
   std::size_t binned = 0;
   for (const auto& b : full.arrivals) binned += b.jobs;

@@ -3,7 +3,8 @@
 // schedule of synchronous phases of point-to-point flows. The analytic model
 // (α-β with link sharing inside a phase) and the SimGrid bench (sim/) run the
 // same schedule, so the two can be checked against each other and against
-// the textbook formulas of ../shared/reference/collectives_and_nccl.md §1.
+// the textbook α-β formulas (Thakur, Rabenseifner & Gropp, IJHPCA 2005; e.g.
+// ring all-reduce 2(n-1)·α + 2·(n-1)/n·S/B).
 // docs/NETWORK.md describes the model and what it leaves out.
 #include <string>
 #include <vector>
@@ -36,7 +37,9 @@ std::string to_string(CollectiveAlgo algo);
 CollectiveOp parse_collective_op(const std::string& text);
 CollectiveAlgo parse_collective_algo(const std::string& text);
 
-// nccl-tests busbw = algbw * factor (collectives_and_nccl.md §2).
+// nccl-tests busbw = algbw * factor (nccl-tests doc/PERFORMANCE.md): 2(n-1)/n
+// for all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1
+// for broadcast and reduce.
 double busbw_factor(CollectiveOp op, int ranks);
 
 // One transfer of a phase, between positions in the rank order.
@@ -90,7 +93,7 @@ CollectiveSchedule build_push_pull_schedule(const std::vector<GpuId>& servers,
                                             const std::vector<GpuId>& workers, double bytes);
 
 // NCCL's choice between ring and tree for all-reduce, from its tuning model
-// (collectives_and_nccl.md §3, Simple protocol): time = latency + bytes/bw,
+// (NCCL 2.28.9 src/graph/tuning.cc, Simple protocol): time = latency + bytes/bw,
 // with NCCL's base and per-hop latencies and the ring's bottleneck
 // bandwidth. Every other op uses Ring (NCCL runs them as rings or p2p).
 CollectiveAlgo choose_algorithm(const Topology& topo, CollectiveOp op, const std::vector<GpuId>& ranks,

@@ -1,5 +1,7 @@
 #pragma once
-// FIFO baselines (algorithms.md §3). Both walk the queue in submission order
+// FIFO baselines (the Tiresias simulator's "fifo" and "fjf", SymbioticLab/
+// Tiresias simulator/run_sim.py; Gavel's FIFO, scheduler/policies/fifo.py).
+// Both walk the queue in submission order
 // and place each job with find_consolidated_gpus; neither preempts.
 //   "fifo":          strict head-of-line blocking: the first job that does
 //                    not fit stops the walk (Tiresias "fifo", Gavel FIFO).

@@ -1,5 +1,6 @@
 #pragma once
-// Gandiva-style time-slicing (algorithms.md §10.2). While the cluster is
+// Gandiva-style time-slicing (Gandiva, Xiao et al., OSDI'18; as the Tiresias
+// simulator's cluster.py time_slicing_execute rotates jobs every 60 s). While the cluster is
 // oversubscribed, jobs take turns: at every slice boundary (multiples of
 // slice_s) the jobs that have waited longest since they last ran get the
 // GPUs, and running jobs give them up, the one that has held its GPUs

@@ -1,10 +1,13 @@
 #pragma once
-// Gavel's allocation LPs (algorithms.md §5.2-5.3), solved with COIN-OR CLP.
+// Gavel's allocation LPs (Gavel, Narayanan et al., OSDI'20,
+// scheduler/policies/max_min_fairness.py, max_sum_throughput.py,
+// finish_time_fairness.py), solved with COIN-OR CLP.
 // X[m][j] is the fraction of wall time job m spends on GPU type j, using
 // scale[m] GPUs of that type. Every objective shares Gavel's base
 // constraints: 0 <= X <= 1, sum_j X[m][j] <= 1, sum_m scale[m] X[m][j] <= n_j.
 // With space sharing (any objective), pairs of jobs sharing the same GPUs
-// are further rows of X (algorithms.md §5.1, docs/POLICIES.md "Gavel").
+// are further rows of X, as in Gavel's packing policies (a pair k = {m, m'}
+// adds m's co-located rate times X[k][j] to m's throughput; docs/POLICIES.md "Gavel").
 #include <cstddef>
 #include <vector>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Gavel (algorithms.md §5): a heterogeneity-aware allocation X[job][GPU type]
+// Gavel (Narayanan et al., OSDI'20; scheduler/scheduler.py for the round
+// mechanism): a heterogeneity-aware allocation X[job][GPU type]
 // from an LP (gavel_lp.hpp), turned into who-runs-where by the round
 // mechanism. Every round (360 s) each job m gets priority X[m][j] /
 // fraction[m][j] on type j, fraction being its share of the time type j has

@@ -1,6 +1,6 @@
 #pragma once
 // Optimus (EuroSys'18) as the Pollux simulator runs it ("Optimus+Oracle",
-// algorithms.md 10.1). Every round: each active job gets one GPU in arrival
+// petuum/adaptdl osdi21-artifact simulator/optimus.py). Every round: each active job gets one GPU in arrival
 // order while GPUs remain; then GPUs go one at a time to the job whose
 // estimated remaining time drops the most,
 //   gain_j = remaining_iterations_j x (t_j(K) - t_j(K + 1)),

@@ -1,5 +1,6 @@
 #pragma once
-// Pollux (OSDI'21; algorithms.md 7): co-adaptive scheduling on goodput.
+// Pollux (Qiao et al., OSDI'21; petuum/adaptdl osdi21-artifact
+// simulator/pollux.py): co-adaptive scheduling on goodput.
 // Every round (60 s) a genetic search looks for the allocation (GPUs per job
 // per node) that maximises the generalised mean, with p = -1, of the jobs'
 // speedups: speedup_j = goodput_j(allocation) / goodput_j(fair share), with

@@ -1,5 +1,6 @@
 #pragma once
-// Sia's allocation ILP (algorithms.md 9): each job takes at most one
+// Sia's allocation ILP (Sia, Jayaram Subramanya et al., SOSP'23;
+// siasosp23/artifacts sia-simulator/sia.py): each job takes at most one
 // configuration (GPU type, GPU count); per-type GPU capacity holds. With
 // p < 0 it minimises sum_i sum_c A_ic G_ic^p + lambda (1 - sum_c A_ic)
 // (lambda: the no-allocation penalty); with p > 0 it maximises

@@ -1,5 +1,6 @@
 #pragma once
-// Sia (SOSP'23; algorithms.md 9): heterogeneity- and goodput-aware elastic
+// Sia (Jayaram Subramanya et al., SOSP'23; siasosp23/artifacts
+// sia-simulator/sia.py): heterogeneity- and goodput-aware elastic
 // scheduling. Every round (60 s) each active job's goodput is estimated in
 // every configuration (GPU type, GPU count): powers of two up to one node,
 // then whole nodes (2, 3, ... up to max_nodes_per_job). Each row is

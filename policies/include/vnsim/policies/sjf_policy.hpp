@@ -1,5 +1,6 @@
 #pragma once
-// Shortest-job-first and shortest-remaining-time-first (algorithms.md §3).
+// Shortest-job-first and shortest-remaining-time-first (the Tiresias
+// simulator's "sjf" and "shortest", SymbioticLab/Tiresias simulator/run_sim.py).
 //   "sjf":  non-preemptive; queued jobs in order of estimated duration
 //           (QueuedJob::estimated_remaining_s, the engine's alone-run time:
 //           an oracle in the simulator), each started if it fits.

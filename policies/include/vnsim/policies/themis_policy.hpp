@@ -1,5 +1,5 @@
 #pragma once
-// Themis finish-time fairness (algorithms.md §6). rho = T_shared / T_alone,
+// Themis finish-time fairness (Mahajan et al., NSDI'20). rho = T_shared / T_alone,
 // T_alone = the job's alone run time x demand / min(N_gpus / contention,
 // demand) (a fair 1/contention share), T_shared = (now - submit) + its
 // estimated remaining time. A job holds its GPUs for a lease; when leases
@@ -22,8 +22,8 @@
 namespace vnsim {
 
 struct ThemisParams {
-  double fairness_knob = 0.8;  // f; Themis paper default [unverified, algorithms.md §11]
-  double lease_s = 600;        // ~10 min lease [unverified, algorithms.md §11]
+  double fairness_knob = 0.8;  // f; the Themis paper's default as recalled, not checked in the paper
+  double lease_s = 600;        // ~10 min lease, as recalled from the paper, not checked
   std::string placement = "consolidated";
   std::uint64_t seed = 0;
 };

@@ -1,5 +1,6 @@
 #pragma once
-// Tiresias discretized 2D-LAS (algorithms.md §4). Priority is attained
+// Tiresias discretized 2D-LAS (Tiresias, Gu et al., NSDI'19; SymbioticLab/Tiresias
+// simulator/jobs.py and run_sim.py). Priority is attained
 // service in GPU-s; a job starts in queue 0 and moves to queue k+1 when its
 // service crosses thresholds[k]. Queues are served high to low, FIFO inside
 // a queue (by the time the job entered it), with the preemptive pass of the

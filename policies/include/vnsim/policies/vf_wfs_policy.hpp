@@ -1,5 +1,5 @@
 #pragma once
-// VirtualFlow weighted fair share ("vf-wfs", algorithms.md §8.3, after
+// VirtualFlow weighted fair share ("vf-wfs"; VirtualFlow, Or et al., MLSys'22, after
 // andrewor14/models deploy/scheduler.py WFS mode). At every event each job's
 // share of the cluster's GPUs is
 //   share_j = G * w_j / sum(w), rounded down to a power of 2, at least 1;

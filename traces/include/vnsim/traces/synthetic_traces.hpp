@@ -1,7 +1,7 @@
 #pragma once
 // Synthetic traces calibrated to the published statistics of each public
-// trace (docs/TRACES.md, "Synthetic generators"; figures from
-// ../shared/reference/traces.md). Deterministic per seed: only raw
+// trace (docs/TRACES.md, "Synthetic generators"; each figure and its source
+// is in synthetic_profiles.cpp). Deterministic per seed: only raw
 // std::mt19937_64 outputs are used, with our own inverse-CDF sampling.
 #include <cstddef>
 #include <cstdint>
