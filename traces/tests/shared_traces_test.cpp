@@ -16,7 +16,7 @@
 namespace vnsim {
 namespace {
 
-TEST(SharedTraces, FullPhillyReadsEveryRowAndAssignsWorkFast) {
+TEST(SharedTraces, FullPhillyReadsEveryRowAndAssignsWork) {
   VNSIM_REQUIRE_SHARED(shared);
   const Cluster cluster(load_cluster_spec("philly-2017"));
   const auto start = std::chrono::steady_clock::now();
@@ -44,9 +44,8 @@ TEST(SharedTraces, FullPhillyReadsEveryRowAndAssignsWorkFast) {
   EXPECT_NEAR(static_cast<double>(gpus) / static_cast<double>(r.jobs.size()), 1.30, 0.005);
   EXPECT_EQ(by_size[128], 3);
   EXPECT_EQ(by_size[16], 199);
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-  EXPECT_LT(seconds, 2.0) << "read + assign_work of the full Philly trace";
-#endif
+  // Speed is a benchmark's business (docs/PERFORMANCE.md), not a pass/fail
+  // bound here: a loaded machine would fail a timed assertion for nothing.
   RecordProperty("read_and_assign_seconds", std::to_string(seconds));
 }
 
