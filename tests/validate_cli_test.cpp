@@ -97,7 +97,10 @@ TEST_F(ValidateCli, TwoPoliciesOnTheCpuTestbedGiveErrorStatisticsAndARanking) {
                 ranking["tied_both"].get<int>(),
             1);
   for (const char* policy : {"fifo", "vf-wfs"}) {
-    const fs::path run = dir_ / "runs" / policy;
+    // --out keeps the run folders as they were: each run's files go beside it.
+    EXPECT_FALSE(fs::exists(dir_ / "runs" / policy / "validation.json")) << policy;
+    EXPECT_FALSE(fs::exists(dir_ / "runs" / policy / "validation_iterations.csv")) << policy;
+    const fs::path run = dir_ / "all.json.runs" / policy;
     const auto v = nlohmann::json::parse(slurp(run / "validation.json"));
     // Every step but the first of each segment is compared (2 jobs, 90 steps).
     EXPECT_GE(v["iteration_time"]["count"].get<int>(), 90 - 4) << policy;

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "extra_formats.hpp"
+#include "field_checks.hpp"
 #include "line_reader.hpp"
 #include "row_parsers.hpp"
 #include "vnsim/core/error.hpp"
@@ -64,7 +65,7 @@ std::string detect_trace_format(const std::string& path) {
   if (auto format = traces_detail::format_of_first_line(line)) return *format;
   if (auto format = traces_detail::detect_extra_format(path, line)) return *format;
   throw input_error_at(path, reader.line_number(),
-                       "unrecognised trace header '" + shorten(line) + "' (expected '" +
+                       "unrecognised first line '" + shorten(line) + "' (expected '" +
                            std::string(traces_detail::kPolluxPhillyHeader) + "', '" +
                            std::string(traces_detail::kPolluxWorkloadHeader) +
                            "', a JSON object per line, or another format of docs/TRACES.md)");
@@ -86,10 +87,20 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
   LineReader reader(path);
   std::string line = first_content_line(reader);
   std::unique_ptr<traces_detail::LineParser> parser;
-  try {
-    parser = traces_detail::make_line_parser(result.format, line);
-  } catch (const RowError& e) {
-    throw input_error_at(path, reader.line_number(), e.reason);
+  while (!parser) {
+    try {
+      parser = traces_detail::make_line_parser(result.format, line);
+      break;
+    } catch (const RowError& e) {
+      // A header-less format learns its layout from the first good row, so a
+      // bad first row is a bad row like any other, not a bad file.
+      if (result.format != "gavel" || policy == BadRowPolicy::Fail)
+        throw input_error_at(path, reader.line_number(), e.reason);
+      result.skipped.push_back(TraceIssue{path, reader.line_number(), e.reason});
+    }
+    do {
+      if (!reader.next(line)) return result;  // no good row at all
+    } while (traces_detail::is_blank(line));
   }
   const bool has_header = parser ? !parser->first_line_is_data() : result.format != "jsonl";
   if (has_header && !parser) {
@@ -104,7 +115,15 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
   std::map<std::string, long> first_line_of_id;
   auto handle = [&](const std::string& row, long line_number) {
     try {
+      // A CSV row cut inside its last field still splits into the right
+      // number of fields (4,708 s read as 11.9M s): an unterminated last row
+      // is trusted only in JSON Lines, where a cut leaves invalid JSON.
+      if (reader.last_line_unterminated() && result.format != "jsonl")
+        throw RowError{
+            "last row has no final newline, so it may be cut short (add the newline if it is "
+            "complete)"};
       JobSpec job = parser ? parser->parse(row, line_number) : parse_row(result.format, row, line_number);
+      traces_detail::check_plausible(job);
       const auto [it, inserted] = first_line_of_id.emplace(job.id, line_number);
       if (!inserted)
         throw RowError{"duplicate job id '" + job.id + "' (first on line " + std::to_string(it->second) +

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "field_checks.hpp"
 #include "row_parsers.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/traces/trace.hpp"
@@ -21,6 +22,12 @@ class RowCollector {
   }
 
   void add(const std::string& file, long line, JobSpec job) {
+    try {
+      check_plausible(job);
+    } catch (const RowError& e) {
+      bad(file, line, e.reason);
+      return;
+    }
     const auto [it, inserted] = first_line_of_id_.emplace(job.id, line);
     if (!inserted) {
       bad(file, line, "duplicate job id '" + job.id + "' (first on line " + std::to_string(it->second) + ")");
