@@ -10,8 +10,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "command_support.hpp"
 
@@ -187,8 +189,20 @@ TEST_F(CliContract, SigintAndSigtermEndAReplayCleanly) {
   }
 }
 
-TEST_F(CliContract, CheckPassesOnReplaysAndFailsOnACorruptedTimeline) {
-  for (const std::string policy : {"fifo", "tiresias", "pollux"}) {
+// The policy names of `vnsim help`'s "policies:" line.
+std::vector<std::string> policy_names(const std::string& help) {
+  const std::size_t at = help.find("\npolicies:");
+  std::istringstream line(help.substr(at + 10, help.find('\n', at + 1) - at - 10));
+  std::vector<std::string> names;
+  for (std::string name; line >> name;) names.push_back(name);
+  return names;
+}
+
+TEST_F(CliContract, CheckPassesOnEveryPolicyAndFailsOnACorruptedTimeline) {
+  ASSERT_EQ(vnsim("help"), 0);
+  const std::vector<std::string> policies = policy_names(out());
+  ASSERT_GE(policies.size(), 10u) << out();
+  for (const std::string& policy : policies) {
     const std::string d = p("run-" + policy);
     ASSERT_EQ(
         vnsim("replay --cluster testbed --trace synthetic:60 --policy " + policy + " --quiet --out " + d), 0)
@@ -214,6 +228,31 @@ TEST_F(CliContract, CheckPassesOnReplaysAndFailsOnACorruptedTimeline) {
   EXPECT_EQ(vnsim("check " + p("run-fifo")), 1);
   EXPECT_NE(err().find("no release with cause 'complete'"), std::string::npos) << err();
   EXPECT_NE(err().find("still held"), std::string::npos) << err();
+}
+
+TEST_F(CliContract, SkippedRowsSayWhetherTheyAreCorruptOrFiltered) {
+  write("jobs.jsonl", R"({"id":"a","submit_s":0,"gpus":1,"model":"no-such-model","trace_duration_s":60})"
+                      "\n"
+                      R"({"id":"b","submit_s":5,"gpus":1,"trace_duration_s":60})"
+                      "\n");
+  // A model outside the catalog is routine filtering: --bad-rows fail goes on.
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --bad-rows fail --quiet --out " +
+                  p("o")),
+            0)
+      << err();
+  EXPECT_NE(err().find("skipped 1 rows: 0 corrupt, 1 filtered"), std::string::npos) << err();
+  write("jobs.jsonl", slurp(dir_ / "jobs.jsonl") + "{\"id\": 3}\n");
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --bad-rows fail --quiet --out " +
+                  p("o")),
+            2);
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --quiet --out " + p("o")), 0)
+      << err();
+  EXPECT_NE(err().find("skipped 2 rows: 1 corrupt, 1 filtered"), std::string::npos) << err();
+  EXPECT_EQ(err().find("skipped (corrupt)"), err().find("skipped ("));  // corrupt rows are listed first
+  const std::string table = slurp(dir_ / "o" / "skipped_rows.csv");
+  EXPECT_EQ(table.rfind("file,line,reason,kind\n", 0), 0u) << table;
+  EXPECT_NE(table.find(",filtered\n"), std::string::npos) << table;
+  EXPECT_NE(table.find(",corrupt\n"), std::string::npos) << table;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "allocations_csv.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include "vnsim/core/error.hpp"
@@ -21,6 +22,11 @@ const char* cause_name(AllocationCause c) {
   return "start";
 }
 
+std::vector<GpuId> sorted(std::vector<GpuId> ids) {
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
 }  // namespace
 
 void write_allocations_csv(const std::string& path, const std::vector<AllocationEvent>& log,
@@ -30,14 +36,15 @@ void write_allocations_csv(const std::string& path, const std::vector<Allocation
   for (std::size_t i = 0; i < log.size(); ++i) {
     const AllocationEvent& e = log[i];
     std::string cause = cause_name(e.cause);
-    // A resize that keeps the GPU count but changes the GPUs is a migration:
-    // the recorder logs it as a release and a take of the same job at once.
+    // A resize that keeps the GPU count but changes the GPUs is a migration
+    // (the recorder logs a resize as a release and a take of the same job at
+    // once); one onto the same GPUs (a new batch size) stays a resize.
     if (e.cause == AllocationCause::Resize) {
       const AllocationEvent* other = nullptr;
       if (!e.taken && i + 1 < log.size()) other = &log[i + 1];
       if (e.taken && i > 0) other = &log[i - 1];
       if (other != nullptr && other->job == e.job && other->cause == AllocationCause::Resize &&
-          other->gpus.size() == e.gpus.size())
+          other->gpus.size() == e.gpus.size() && sorted(other->gpus) != sorted(e.gpus))
         cause = "migrate";
     }
     const std::string who = "allocation of job '" + jobs.at(e.job).id + "'";

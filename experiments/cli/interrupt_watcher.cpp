@@ -48,8 +48,8 @@ namespace vnsim::cli {
 
 void die_with_parent() {
   const pid_t parent = ::getppid();
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (::getppid() != parent) ::raise(SIGTERM);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::raise(SIGKILL);
 }
 
 }  // namespace vnsim::cli

@@ -23,7 +23,9 @@ const char* signal_name(int signo);
 // that finds it asks the kernel for SIGTERM when its parent dies (prctl
 // PR_SET_PDEATHSIG), so a `kill -9` of the sweep leaves no orphaned replay.
 void die_with_sweep_parent();
-// The same for a sweep rank under mpirun: SIGTERM when the launcher dies.
+// The same for a sweep rank under mpirun, with SIGKILL: once the launcher is
+// gone the rank's MPI calls could block for ever, so it must not wind down
+// through them; its replays then get their own SIGTERM.
 void die_with_parent();
 
 }  // namespace vnsim::cli

@@ -113,12 +113,12 @@ struct StagedRegistration {
 
 void write_skipped_rows(const std::filesystem::path& path, const std::vector<TraceIssue>& skipped) {
   std::ofstream f(path);
-  f << "file,line,reason\n";
+  f << "file,line,reason,kind\n";
   for (const auto& s : skipped) {
     std::string reason = s.reason;
     std::string quoted;
     for (char c : reason) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
-    f << '"' << s.file << "\"," << s.line << ",\"" << quoted << "\"\n";
+    f << '"' << s.file << "\"," << s.line << ",\"" << quoted << "\"," << to_string(s.kind) << "\n";
   }
   if (!f) throw InputError(path.string() + ": cannot write");
 }
@@ -231,10 +231,17 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   std::unique_ptr<Policy> policy = make_policy(policy_name, policy_params);
   LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed,
                                  job_preparation_from(args, seed));
-  for (std::size_t i = 0; i < loaded.skipped.size() && i < 20; ++i)
-    std::cerr << "skipped " << loaded.skipped[i].message() << "\n";
-  if (loaded.skipped.size() > 20)
-    std::cerr << "skipped " << loaded.skipped.size() - 20 << " more rows (all listed in skipped_rows.csv)\n";
+  // Corrupt rows first: they are the ones to look at among routine filtering.
+  std::vector<TraceIssue> shown;
+  std::size_t corrupt = 0;
+  for (const auto& s : loaded.skipped)
+    if (s.kind == IssueKind::Corrupt && corrupt++ < 20) shown.push_back(s);
+  for (const auto& s : loaded.skipped)
+    if (s.kind == IssueKind::Filtered && shown.size() < 20) shown.push_back(s);
+  for (const auto& s : shown) std::cerr << "skipped (" << to_string(s.kind) << ") " << s.message() << "\n";
+  if (!loaded.skipped.empty())
+    std::cerr << "skipped " << loaded.skipped.size() << " rows: " << corrupt << " corrupt, "
+              << loaded.skipped.size() - corrupt << " filtered (all listed in skipped_rows.csv)\n";
   // Nothing to replay is almost always a wrong --format, a header slip or a
   // filter that removes everything: a user error unless asked for.
   if (loaded.jobs.empty() && !args.has("--allow-empty"))

@@ -69,7 +69,7 @@ void read_table(const std::string& file, PartsByJob& parts, RowCollector& rows, 
         throw;
       }
     } catch (const RowError& e) {
-      rows.bad(file, n, e.reason);
+      rows.bad(file, n, e.reason, e.filtered);
     }
   }
 }
@@ -94,7 +94,7 @@ TraceStatus status_of(std::string_view status) {
   if (status == "Terminated") return TraceStatus::Pass;
   if (status == "Failed") return TraceStatus::Failed;
   if (status == "Running") return TraceStatus::Unknown;
-  if (status == "Waiting") throw RowError{"job never started (status Waiting)"};
+  if (status == "Waiting") throw RowError{"job never started (status Waiting)", true};
   throw RowError{"unknown status " + quoted(status) + " (expected Terminated, Failed, Running or Waiting)"};
 }
 
@@ -122,7 +122,7 @@ JobSpec job_of(std::string_view line, PartsByJob& tasks, PartsByJob* instances) 
   job.submit_s = number_at_least(f[4], "start_time (submission)", 0);
 
   const Parts& task = joined_parts(tasks, job.id, "pai_task_table");
-  if (task.gpus <= 0) throw RowError{"CPU-only job (no task plans a GPU)"};
+  if (task.gpus <= 0) throw RowError{"CPU-only job (no task plans a GPU)", true};
   if (task.gpus > std::numeric_limits<int>::max()) throw RowError{"GPU plan is too large"};
   // A plan below one GPU keeps its share (gpu_milli); larger fractional plans
   // round up to whole GPUs (docs/TRACES.md, "Fractional GPUs"). The small

@@ -52,6 +52,10 @@ void sort_and_rebase(std::vector<JobSpec>& jobs) {
 
 }  // namespace
 
+const char* to_string(IssueKind kind) {
+  return kind == IssueKind::Filtered ? "filtered" : "corrupt";
+}
+
 std::vector<std::string> trace_format_names() {
   std::vector<std::string> names = {"pollux-philly", "pollux-workload", "jsonl"};
   for (auto& name : traces_detail::extra_format_names()) names.push_back(std::move(name));
@@ -130,8 +134,9 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
                        ")"};
       result.jobs.push_back(std::move(job));
     } catch (const RowError& e) {
-      if (policy == BadRowPolicy::Fail) throw input_error_at(path, line_number, e.reason);
-      result.skipped.push_back(TraceIssue{path, line_number, e.reason});
+      if (policy == BadRowPolicy::Fail && !e.filtered) throw input_error_at(path, line_number, e.reason);
+      result.skipped.push_back(
+          TraceIssue{path, line_number, e.reason, e.filtered ? IssueKind::Filtered : IssueKind::Corrupt});
     }
   };
   if (!has_header) handle(line, reader.line_number());

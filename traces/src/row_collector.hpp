@@ -16,9 +16,10 @@ class RowCollector {
  public:
   RowCollector(BadRowPolicy policy, TraceReadResult& result) : policy_(policy), result_(result) {}
 
-  void bad(const std::string& file, long line, const std::string& reason) {
-    if (policy_ == BadRowPolicy::Fail) throw input_error_at(file, line, reason);
-    result_.skipped.push_back(TraceIssue{file, line, reason});
+  void bad(const std::string& file, long line, const std::string& reason, bool filtered = false) {
+    if (policy_ == BadRowPolicy::Fail && !filtered) throw input_error_at(file, line, reason);
+    result_.skipped.push_back(
+        TraceIssue{file, line, reason, filtered ? IssueKind::Filtered : IssueKind::Corrupt});
   }
 
   void add(const std::string& file, long line, JobSpec job) {
@@ -42,7 +43,7 @@ class RowCollector {
     try {
       add(file, line, parse_row());
     } catch (const RowError& e) {
-      bad(file, line, e.reason);
+      bad(file, line, e.reason, e.filtered);
     }
   }
 

@@ -13,6 +13,7 @@ namespace vnsim::traces_detail {
 
 struct RowError {
   std::string reason;
+  bool filtered = false;  // a documented filtering rule, not damage (IssueKind::Filtered)
 };
 
 inline constexpr std::string_view kPolluxPhillyHeader = "timestamp,duration,num_gpus,gpu_time,cluster";

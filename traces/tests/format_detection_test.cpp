@@ -45,7 +45,7 @@ TEST(FormatDetection, FormatNames) {
 TEST(FormatDetection, UnknownHeaderNamesFileAndLine) {
   const std::string file = trace_data("unknown_header.csv");
   const std::string e = error_of([&] { detect_trace_format(file); });
-  EXPECT_EQ(e.rfind(file + ":1: unrecognised trace header 'foo,bar'", 0), 0u) << e;
+  EXPECT_EQ(e.rfind(file + ":1: unrecognised first line 'foo,bar'", 0), 0u) << e;
   EXPECT_EQ(error_of([&] { read_trace(file, "", BadRowPolicy::Skip); }), e);
 }
 

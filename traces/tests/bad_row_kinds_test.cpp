@@ -1,0 +1,96 @@
+// Filtered rows (a documented rule) are reported apart from corrupt ones, and
+// damaged files fail loudly (docs/TRACES.md, "Bad rows"; issue 18).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "trace_test_support.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/traces/readers.hpp"
+
+namespace vnsim {
+namespace {
+
+using testing::trace_data;
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+TEST(BadRowKinds, CpuOnlyAndNeverScheduledPodsAreFilteredTheOthersCorrupt) {
+  const auto r = read_trace(trace_data("openb_small.csv"), "", BadRowPolicy::Skip);
+  ASSERT_EQ(r.skipped.size(), 4u);
+  EXPECT_EQ(r.skipped[0].reason, "CPU-only pod (num_gpu 0)");
+  EXPECT_EQ(r.skipped[0].kind, IssueKind::Filtered);
+  EXPECT_EQ(r.skipped[1].reason, "pod never scheduled (scheduled_time is empty)");
+  EXPECT_EQ(r.skipped[1].kind, IssueKind::Filtered);
+  EXPECT_EQ(r.skipped[2].kind, IssueKind::Corrupt);  // gpu_milli 1200
+  EXPECT_EQ(r.skipped[3].kind, IssueKind::Corrupt);  // deletion before scheduling
+  EXPECT_STREQ(to_string(IssueKind::Filtered), "filtered");
+}
+
+TEST(BadRowKinds, FailStopsOnCorruptRowsOnly) {
+  const std::string path = write_temp(
+      "kinds.jsonl", R"({"id":"a","submit_s":0,"gpus":1,"model":"no-such-model","trace_duration_s":60})"
+                     "\n"
+                     R"({"id":"b","submit_s":5,"gpus":1,"trace_duration_s":60})"
+                     "\n");
+  const auto r = read_trace(path, "", BadRowPolicy::Fail);  // the unknown model is filtered, not fatal
+  ASSERT_EQ(r.jobs.size(), 1u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_EQ(r.skipped[0].kind, IssueKind::Filtered);
+  std::ofstream(path, std::ios::app) << "{\"id\":\n";
+  EXPECT_THROW(read_trace(path, "", BadRowPolicy::Fail), InputError);
+  std::filesystem::remove(path);
+}
+
+TEST(BadRowKinds, AnUnterminatedLastCsvRowIsABadRow) {
+  // The last row is cut inside its duration: 4708.0 became 47 and nothing
+  // else in the row shows it.
+  const std::string path = write_temp("cut.csv",
+                                      "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                      "2017-10-02 00:01:55,108.0,1,108.0,a\n"
+                                      "2017-10-02 00:11:55,47");
+  auto r = read_trace(path, "", BadRowPolicy::Skip);
+  EXPECT_EQ(r.jobs.size(), 1u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_EQ(r.skipped[0].line, 3);
+  EXPECT_NE(r.skipped[0].reason.find("no final newline"), std::string::npos);
+  std::ofstream(path, std::ios::app) << ",1,47,a\n";  // completed: now a good row
+  r = read_trace(path, "", BadRowPolicy::Fail);
+  EXPECT_EQ(r.jobs.size(), 2u);
+  std::filesystem::remove(path);
+}
+
+TEST(BadRowKinds, AGavelFileWithABadFirstRowKeepsItsOtherRows) {
+  const std::string path =
+      write_temp("first.trace", "garbage\tx\nResNet-50 (batch size 64)\tcmd\t\t0\t1000\t0\t1\n");
+  const auto r = read_trace(path, "gavel", BadRowPolicy::Skip);
+  EXPECT_EQ(r.jobs.size(), 1u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_EQ(r.skipped[0].line, 1);
+  EXPECT_THROW(read_trace(path, "gavel", BadRowPolicy::Fail), InputError);
+  std::filesystem::remove(path);
+}
+
+TEST(BadRowKinds, ADurationOverTenYearsIsABadRow) {
+  const std::string path =
+      write_temp("long.jsonl", R"({"id":"a","submit_s":0,"gpus":1,"trace_duration_s":1e300})"
+                               "\n"
+                               R"({"id":"b","submit_s":0,"gpus":1,"trace_duration_s":3.1e8})"
+                               "\n");
+  const auto r = read_trace(path, "", BadRowPolicy::Skip);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_EQ(r.skipped[0].line, 1);
+  EXPECT_EQ(r.skipped[0].kind, IssueKind::Corrupt);
+  EXPECT_EQ(r.jobs.size(), 1u);  // 3.1e8 s is 9.8 years: long, but kept
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace vnsim
