@@ -47,14 +47,16 @@ class SweepCli : public ::testing::Test {
   std::string out() const { return slurp(dir_ / "out.txt"); }
   std::string err() const { return slurp(dir_ / "err.txt"); }
 
-  // Starts `vnsim <args>` as a child of this test (stdout, stderr to
-  // bg_out.txt, bg_err.txt); returns its pid.
+  // Starts `vnsim <args>` as a child of this test, in a process group of its
+  // own as a shell job would be (stdout, stderr to bg_out.txt, bg_err.txt);
+  // returns its pid, which is also the group's id.
   pid_t start(const std::vector<std::string>& args) {
     const pid_t pid = ::fork();
     if (pid == 0) {
       std::vector<char*> argv = {const_cast<char*>(VNSIM_CLI_PATH)};
       for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
+      ::setpgid(0, 0);
       const std::string o = (dir_ / "bg_out.txt").string(), e = (dir_ / "bg_err.txt").string();
       if (!std::freopen(o.c_str(), "w", stdout) || !std::freopen(e.c_str(), "w", stderr)) ::_exit(99);
       ::execv(VNSIM_CLI_PATH, argv.data());
@@ -281,12 +283,17 @@ TEST_F(SweepCli, ASecondSweepOnTheFolderIsRefusedAndKill9LeavesNoOrphans) {
   EXPECT_EQ(vnsim("sweep " + quick.string() + " --quiet --out " + sweep.string()), 0) << err();
 }
 
-TEST_F(SweepCli, SigintWritesResultsForFinishedRunsAndMarksTheRestInterrupted) {
+// Ctrl-C on a terminal sends SIGINT to the whole job (the sweep and its
+// replays); `kill -INT` of the sweep alone reaches only the sweep.
+class SweepInterrupt : public SweepCli, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(SweepInterrupt, WritesResultsForFinishedRunsAndMarksTheRestInterrupted) {
+  const bool whole_group = GetParam();
   const fs::path cfg = config(kLongRun), sweep = dir_ / "s";
   const pid_t pid = start({"sweep", cfg.string(), "--jobs", "1", "--quiet", "--out", sweep.string()});
   // The short run is done once the long one has started.
   ASSERT_TRUE(wait_until([&] { return processes_mentioning("synthetic:4000").size() >= 1; }));
-  ::kill(pid, SIGINT);
+  ::kill(whole_group ? -pid : pid, SIGINT);
   EXPECT_EQ(wait_exit(pid), 130);
   const std::string table = slurp(sweep / "results.csv");
   EXPECT_EQ(count_lines(table), 3) << table;
@@ -295,6 +302,9 @@ TEST_F(SweepCli, SigintWritesResultsForFinishedRunsAndMarksTheRestInterrupted) {
   EXPECT_NE(slurp(dir_ / "bg_err.txt").find("interrupted by SIGINT"), std::string::npos);
   EXPECT_TRUE(processes_mentioning(sweep.string()).empty());
 }
+
+INSTANTIATE_TEST_SUITE_P(SweepCli, SweepInterrupt, ::testing::Values(false, true),
+                         [](const auto& param) { return param.param ? "CtrlCOnTheJob" : "KillOfTheSweep"; });
 
 TEST_F(SweepCli, AnEditedTraceIsRunAgainAndSaysWhy) {
   const fs::path trace = dir_ / "t.jsonl";

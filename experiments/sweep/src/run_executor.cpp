@@ -146,6 +146,11 @@ bool record_exit(int status, const fs::path& dir, double timeout_s) {
   return true;
 }
 
+bool ended_by_interrupt(int status) {
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return code == 128 + SIGINT || code == 128 + SIGTERM;
+}
+
 }  // namespace
 
 std::string run_dir(const std::string& out_dir, const RunSpec& run) {
@@ -216,6 +221,18 @@ ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const Execut
       if (got < 0) status = 127 << 8;  // lost child: record as a failure rather than hang
       const fs::path dir = run_dir(options.out_dir, *running[i].run);
       const bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      // Ctrl-C reaches the replays and the sweep at once: a replay that ended
+      // by SIGINT/SIGTERM may be reaped before the sweep's watcher has set the
+      // flag, so give the flag a moment before calling the run failed.
+      if (!stopping && ended_by_interrupt(status) && options.interrupted) {
+        for (int wait = 0; wait < 20 && !options.interrupted(); ++wait)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (options.interrupted()) {
+          stopping = true;
+          for (std::size_t k = 0; k < running.size(); ++k)  // not running[i]: reaped, its pid is free
+            if (k != i) kill(running[k].pid, SIGTERM);
+        }
+      }
       if (stopping && !finished) {
         ++tally.interrupted;  // no exit_code.txt: results.csv says "interrupted"
       } else {
