@@ -2,7 +2,9 @@
 // blank-line skipping, bad-row policy, duplicate ids, sort and rebase.
 #include <algorithm>
 #include <map>
+#include <optional>
 
+#include "column_order.hpp"
 #include "extra_formats.hpp"
 #include "field_checks.hpp"
 #include "line_reader.hpp"
@@ -31,6 +33,11 @@ std::string first_content_line(LineReader& reader) {
   throw InputError(reader.path() + ": empty trace (no header or data line)");
 }
 
+std::string_view canonical_header(const std::string& format) {
+  return format == "pollux-philly" ? traces_detail::kPolluxPhillyHeader
+                                   : traces_detail::kPolluxWorkloadHeader;
+}
+
 std::string shorten(const std::string& s) {
   return s.size() <= 80 ? s : s.substr(0, 77) + "...";
 }
@@ -40,6 +47,14 @@ JobSpec parse_row(const std::string& format, const std::string& line, long line_
   if (format == "pollux-workload")
     return traces_detail::parse_pollux_workload_row(line, ModelCatalog::builtin());
   return traces_detail::parse_jsonl_row(line, ModelCatalog::builtin());
+}
+
+// Columns pollux-philly's reader does not use, and what a row gets without
+// them: gpu_time is only checked for form, cluster becomes the job's vc.
+const std::vector<std::pair<std::string, std::string>>& optional_columns(const std::string& format) {
+  static const std::vector<std::pair<std::string, std::string>> philly = {{"gpu_time", "0"}, {"cluster", ""}};
+  static const std::vector<std::pair<std::string, std::string>> none;
+  return format == "pollux-philly" ? philly : none;
 }
 
 void sort_and_rebase(std::vector<JobSpec>& jobs) {
@@ -68,6 +83,11 @@ std::string detect_trace_format(const std::string& path) {
   const std::string line = first_content_line(reader);
   if (auto format = traces_detail::format_of_first_line(line)) return *format;
   if (auto format = traces_detail::detect_extra_format(path, line)) return *format;
+  // The fixed-layout CSVs with their columns reordered, extended or missing
+  // an unused one.
+  for (const char* format : {"pollux-philly", "pollux-workload"})
+    if (traces_detail::has_columns_of(line, canonical_header(format), optional_columns(format)))
+      return format;
   throw input_error_at(path, reader.line_number(),
                        "unrecognised first line '" + shorten(line) + "' (expected '" +
                            std::string(traces_detail::kPolluxPhillyHeader) + "', '" +
@@ -107,13 +127,18 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
     } while (traces_detail::is_blank(line));
   }
   const bool has_header = parser ? !parser->first_line_is_data() : result.format != "jsonl";
+  std::optional<traces_detail::ColumnOrder> order;  // set when the header is not the canonical one
   if (has_header && !parser) {
-    const std::string_view expected = result.format == "pollux-philly" ? traces_detail::kPolluxPhillyHeader
-                                                                       : traces_detail::kPolluxWorkloadHeader;
-    if (line != expected)
-      throw input_error_at(path, reader.line_number(),
-                           "header '" + shorten(line) + "' is not the " + result.format + " header '" +
-                               std::string(expected) + "'");
+    const std::string_view expected = canonical_header(result.format);
+    if (line != expected) {
+      try {
+        order.emplace(line, expected, optional_columns(result.format));
+      } catch (const RowError& e) {
+        throw input_error_at(path, reader.line_number(),
+                             "header '" + shorten(line) + "' is not the " + result.format + " header '" +
+                                 std::string(expected) + "': " + e.reason);
+      }
+    }
   }
 
   std::map<std::string, long> first_line_of_id;
@@ -126,7 +151,9 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
         throw RowError{
             "last row has no final newline, so it may be cut short (add the newline if it is "
             "complete)"};
-      JobSpec job = parser ? parser->parse(row, line_number) : parse_row(result.format, row, line_number);
+      JobSpec job = parser  ? parser->parse(row, line_number)
+                    : order ? parse_row(result.format, order->canonical_row(row), line_number)
+                            : parse_row(result.format, row, line_number);
       traces_detail::check_plausible(job);
       const auto [it, inserted] = first_line_of_id.emplace(job.id, line_number);
       if (!inserted)

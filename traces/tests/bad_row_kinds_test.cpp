@@ -92,5 +92,36 @@ TEST(BadRowKinds, ADurationOverTenYearsIsABadRow) {
   std::filesystem::remove(path);
 }
 
+TEST(ColumnOrder, PolluxCsvColumnsAreFoundByName) {
+  // Reordered, an extra column, and the unused gpu_time missing: the same jobs.
+  const std::string path = write_temp("moved.csv",
+                                      "cluster,num_gpus,extra,timestamp,duration\n"
+                                      "vc1,2,x,2017-10-02 00:01:55,108.0\n"
+                                      "vc2,1,y,2017-10-02 00:11:55,74.0\n");
+  const auto r = read_trace(path, "", BadRowPolicy::Fail);
+  ASSERT_EQ(r.format, "pollux-philly");
+  ASSERT_EQ(r.jobs.size(), 2u);
+  EXPECT_EQ(r.jobs[0].gpus, 2);
+  EXPECT_DOUBLE_EQ(r.jobs[0].trace_duration_s, 108.0);
+  EXPECT_EQ(r.jobs[0].vc, "vc1");
+  EXPECT_DOUBLE_EQ(r.jobs[1].submit_s, 600);
+  EXPECT_EQ(r.jobs[1].vc, "vc2");
+  // A row with a field more than the header is a bad row, not a shifted read.
+  std::ofstream(path, std::ios::app) << "vc3,1,z,2017-10-02 00:21:55,50.0,9\n";
+  const auto skipped = read_trace(path, "", BadRowPolicy::Skip);
+  ASSERT_EQ(skipped.skipped.size(), 1u);
+  EXPECT_EQ(skipped.skipped[0].line, 4);
+  // A needed column missing is a clear error naming it.
+  const std::string bad = write_temp("lacks.csv", "timestamp,num_gpus\n2017-10-02 00:01:55,1\n");
+  try {
+    read_trace(bad, "pollux-philly", BadRowPolicy::Skip);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("lacks column(s) duration"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+  std::filesystem::remove(bad);
+}
+
 }  // namespace
 }  // namespace vnsim
