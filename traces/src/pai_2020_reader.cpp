@@ -63,6 +63,7 @@ void read_table(const std::string& file, PartsByJob& parts, RowCollector& rows, 
       Parts& p = parts[job_name];
       if (p.first_line == 0) p.first_line = n;
       try {
+        if (reader.last_line_unterminated()) throw RowError{kUnterminatedRow};
         parse_row(line, p);
       } catch (const RowError&) {
         if (p.bad_row.empty()) p.bad_row = file + ":" + std::to_string(n);
@@ -175,8 +176,11 @@ TraceReadResult read_pai_2020(const std::string& path, BadRowPolicy policy) {
   std::string line;
   while (reader.next(line)) {
     if (is_blank(line) || is_header(line)) continue;
-    rows.parse(job_file, reader.line_number(),
-               [&] { return job_of(line, tasks, have_instances ? &instances : nullptr); });
+    const bool cut = reader.last_line_unterminated();
+    rows.parse(job_file, reader.line_number(), [&] {
+      if (cut) throw RowError{kUnterminatedRow};
+      return job_of(line, tasks, have_instances ? &instances : nullptr);
+    });
   }
   report_unjoined(tasks, task_file, rows);
   if (have_instances) report_unjoined(instances, instance_file, rows);

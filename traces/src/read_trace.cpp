@@ -148,9 +148,7 @@ TraceReadResult read_trace(const std::string& path, const std::string& format, B
       // number of fields (4,708 s read as 11.9M s): an unterminated last row
       // is trusted only in JSON Lines, where a cut leaves invalid JSON.
       if (reader.last_line_unterminated() && result.format != "jsonl")
-        throw RowError{
-            "last row has no final newline, so it may be cut short (add the newline if it is "
-            "complete)"};
+        throw RowError{traces_detail::kUnterminatedRow};
       JobSpec job = parser  ? parser->parse(row, line_number)
                     : order ? parse_row(result.format, order->canonical_row(row), line_number)
                             : parse_row(result.format, row, line_number);

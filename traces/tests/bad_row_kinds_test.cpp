@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "trace_test_support.hpp"
@@ -90,6 +91,30 @@ TEST(BadRowKinds, ADurationOverTenYearsIsABadRow) {
   EXPECT_EQ(r.skipped[0].kind, IssueKind::Corrupt);
   EXPECT_EQ(r.jobs.size(), 1u);  // 3.1e8 s is 9.8 years: long, but kept
   std::filesystem::remove(path);
+}
+
+TEST(BadRowKinds, AnUnterminatedLastRowOfAPaiTableIsABadRow) {
+  const auto dir = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-pai_cut");
+  std::filesystem::create_directories(dir);
+  for (const char* table : {"pai_job_table.csv", "pai_task_table.csv", "pai_instance_table.csv"})
+    std::filesystem::copy_file(trace_data("pai_small") + "/" + table, dir / table,
+                               std::filesystem::copy_options::overwrite_existing);
+  const auto before = read_trace(dir.string(), "", BadRowPolicy::Skip);
+  // Cut the job table's last row (j11) inside its end time.
+  const std::string jobs = (dir / "pai_job_table.csv").string();
+  std::string text;
+  {
+    std::ifstream in(jobs, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(jobs, std::ios::binary | std::ios::trunc) << text.substr(0, text.size() - 3);
+  const auto after = read_trace(dir.string(), "", BadRowPolicy::Skip);
+  EXPECT_EQ(after.jobs.size() + 1, before.jobs.size());
+  ASSERT_GT(after.skipped.size(), before.skipped.size());  // the row, and its task rows now unjoined
+  bool found = false;
+  for (const auto& s : after.skipped) found = found || s.reason.find("no final newline") != std::string::npos;
+  EXPECT_TRUE(found);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ColumnOrder, PolluxCsvColumnsAreFoundByName) {
