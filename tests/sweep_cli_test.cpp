@@ -132,6 +132,9 @@ TEST_F(SweepCli, SecondInvocationSkipsFinishedRunsAndGivesTheSameTable) {
   ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
   EXPECT_NE(out().find("0 ran, 4 skipped"), std::string::npos) << out();
   EXPECT_EQ(slurp(sweep / "results.csv"), table);
+  // Every run's timeline passes the invariant checker.
+  ASSERT_EQ(vnsim("check " + sweep.string()), 0) << err();
+  EXPECT_EQ(count_lines(out()), 4) << out();
   // A run whose summary.json is gone is run again, and only that one.
   const std::string first_dir = table.substr(table.rfind("runs/"), 17);
   fs::remove(sweep / first_dir / "summary.json");

@@ -2,6 +2,7 @@
 // run's outputs must keep (docs/OUTPUTS.md, "vnsim check").
 #include "check_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -86,19 +87,7 @@ std::vector<GpuId> gpu_ids(const std::string& text, const std::string& where) {
   return ids;
 }
 
-}  // namespace
-
-const char* check_usage() {
-  return "vnsim check OUT_DIR   verify a replay's allocations.csv against jobs.csv and summary.json\n";
-}
-
-int run_check_command(const std::vector<std::string>& argv_in) {
-  std::vector<std::string> argv = argv_in;
-  const std::vector<std::string> positionals = take_positionals(argv, {});
-  if (positionals.size() != 1)
-    throw InputError("check: expected one OUT_DIR, usage: " + std::string(check_usage()));
-  Args args(argv, {}, {});
-  const fs::path dir = positionals[0];
+int check_run(const fs::path& dir) {
   const fs::path jobs_path = dir / "jobs.csv", alloc_path = dir / "allocations.csv";
 
   const Table jobs = read_table(jobs_path);
@@ -219,6 +208,33 @@ int run_check_command(const std::vector<std::string>& argv_in) {
       "summary.json)\n",
       dir.string().c_str(), jobs.rows.size(), log.size(), total_gpu_s);
   return 0;
+}
+
+}  // namespace
+
+const char* check_usage() {
+  return "vnsim check OUT_DIR|SWEEP_DIR   verify a replay's allocations.csv against jobs.csv and "
+         "summary.json\n"
+         "             (a sweep folder: every run folder under its runs/ that has a summary.json)\n";
+}
+
+int run_check_command(const std::vector<std::string>& argv_in) {
+  std::vector<std::string> argv = argv_in;
+  const std::vector<std::string> positionals = take_positionals(argv, {});
+  if (positionals.size() != 1)
+    throw InputError("check: expected one OUT_DIR, usage: " + std::string(check_usage()));
+  Args args(argv, {}, {});
+  const fs::path dir = positionals[0];
+  if (fs::exists(dir / "jobs.csv") || !fs::is_directory(dir / "runs")) return check_run(dir);
+  std::vector<fs::path> runs;  // sorted, so the output order does not depend on the file system
+  for (const auto& entry : fs::directory_iterator(dir / "runs"))
+    if (fs::exists(entry.path() / "summary.json")) runs.push_back(entry.path());
+  if (runs.empty())
+    throw InputError((dir / "runs").string() + ": no finished run folder (with summary.json)");
+  std::sort(runs.begin(), runs.end());
+  int worst = 0;
+  for (const auto& run : runs) worst = std::max(worst, check_run(run));
+  return worst;
 }
 
 }  // namespace vnsim::cli
