@@ -113,6 +113,16 @@ TEST_F(ValidateCli, TwoPoliciesOnTheCpuTestbedGiveErrorStatisticsAndARanking) {
   }
 }
 
+TEST_F(ValidateCli, VnexecHelpPrintsTheUsageAndExitsZeroUnderMpirunOrAlone) {
+  for (const std::string cmd : {"run", "calibrate"}) {
+    ASSERT_EQ(vnexec(cmd + " --help"), 0) << slurp(dir_ / "vnexec.txt");
+    const std::string text = slurp(dir_ / "vnexec.txt");
+    EXPECT_NE(text.find("vnexec run --trace"), std::string::npos) << text;
+    EXPECT_EQ(text.find("MPI_ABORT"), std::string::npos) << text;
+    EXPECT_EQ(exit_code(std::string(VNEXEC_PATH) + " " + cmd + " --trace x -h > /dev/null"), 0);
+  }
+}
+
 TEST_F(ValidateCli, RunsOfDifferentTracesOrMissingFoldersAreClearErrors) {
   run_policy("fifo");
   fs::create_directories(dir_ / "other");
