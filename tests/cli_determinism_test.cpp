@@ -31,7 +31,7 @@ TEST(CliDeterminism, SameSeedSameBytes) {
   ASSERT_EQ(run_cli(common + " --seed 5 --out " + (base / "a").string()), 0);
   ASSERT_EQ(run_cli(common + " --seed 5 --out " + (base / "b").string()), 0);
   ASSERT_EQ(run_cli(common + " --seed 6 --out " + (base / "c").string()), 0);
-  for (const char* file : {"jobs.csv", "summary.json", "skipped_rows.csv"}) {
+  for (const char* file : {"jobs.csv", "allocations.csv", "summary.json", "skipped_rows.csv"}) {
     const std::string a = slurp(base / "a" / file);
     ASSERT_FALSE(a.empty()) << file;
     EXPECT_EQ(a, slurp(base / "b" / file)) << file << " differs between two runs with the same seed";

@@ -1,15 +1,19 @@
 // End-to-end tests of `vnsim sweep` and `vnsim report`: real processes on tiny
 // synthetic traces (a few hundred milliseconds per run).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "command_support.hpp"
 
@@ -43,8 +47,58 @@ class SweepCli : public ::testing::Test {
   std::string out() const { return slurp(dir_ / "out.txt"); }
   std::string err() const { return slurp(dir_ / "err.txt"); }
 
+  // Starts `vnsim <args>` as a child of this test, in a process group of its
+  // own as a shell job would be (stdout, stderr to bg_out.txt, bg_err.txt);
+  // returns its pid, which is also the group's id.
+  pid_t start(const std::vector<std::string>& args) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      std::vector<char*> argv = {const_cast<char*>(VNSIM_CLI_PATH)};
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      ::setpgid(0, 0);
+      const std::string o = (dir_ / "bg_out.txt").string(), e = (dir_ / "bg_err.txt").string();
+      if (!std::freopen(o.c_str(), "w", stdout) || !std::freopen(e.c_str(), "w", stderr)) ::_exit(99);
+      ::execv(VNSIM_CLI_PATH, argv.data());
+      ::_exit(98);
+    }
+    return pid;
+  }
+  static int wait_exit(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  // Waits (up to 5 s) until `done()` holds.
+  template <class Done>
+  static bool wait_until(Done done) {
+    for (int i = 0; i < 500; ++i) {
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return done();
+  }
+
   fs::path dir_;
 };
+
+// Pids of the processes whose command line mentions `text`.
+std::vector<pid_t> processes_mentioning(const std::string& text) {
+  std::vector<pid_t> pids;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = slurp(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(text) != std::string::npos) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// One replay that takes a few seconds, for tests that stop a sweep mid-run.
+const char* const kLongRun =
+    R"({"name": "long", "clusters": ["testbed"], "traces": ["synthetic:20", "synthetic:4000"],
+        "policies": ["tiresias"]})";
 
 const char* const kTwoPolicies =
     R"({"name": "t", "clusters": ["testbed"], "traces": ["synthetic:30"], "policies": ["fifo", "fifo-backfill"],
@@ -78,6 +132,9 @@ TEST_F(SweepCli, SecondInvocationSkipsFinishedRunsAndGivesTheSameTable) {
   ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
   EXPECT_NE(out().find("0 ran, 4 skipped"), std::string::npos) << out();
   EXPECT_EQ(slurp(sweep / "results.csv"), table);
+  // Every run's timeline passes the invariant checker.
+  ASSERT_EQ(vnsim("check " + sweep.string()), 0) << err();
+  EXPECT_EQ(count_lines(out()), 4) << out();
   // A run whose summary.json is gone is run again, and only that one.
   const std::string first_dir = table.substr(table.rfind("runs/"), 17);
   fs::remove(sweep / first_dir / "summary.json");
@@ -208,6 +265,69 @@ TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
   const std::string failed_notebook = slurp(failed / "report" / "report.ipynb");
   EXPECT_NE(failed_notebook.find("No run has status `ok`"), std::string::npos);
   EXPECT_EQ(failed_notebook.find("\"output_type\": \"error\""), std::string::npos);
+}
+
+TEST_F(SweepCli, ASecondSweepOnTheFolderIsRefusedAndKill9LeavesNoOrphans) {
+  const fs::path cfg = config(kLongRun), sweep = dir_ / "s";
+  const pid_t first = start({"sweep", cfg.string(), "--jobs", "2", "--quiet", "--out", sweep.string()});
+  ASSERT_TRUE(wait_until([&] { return !processes_mentioning("synthetic:4000").empty(); }));
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 2);
+  EXPECT_NE(err().find("another sweep (pid " + std::to_string(first) + ") is running in this folder"),
+            std::string::npos)
+      << err();
+  ::kill(first, SIGKILL);
+  EXPECT_EQ(wait_exit(first), 128 + SIGKILL);
+  // Its replays get SIGTERM from the kernel and end; nothing runs in the folder.
+  EXPECT_TRUE(wait_until([&] { return processes_mentioning(sweep.string()).empty(); }))
+      << processes_mentioning(sweep.string()).size() << " processes left";
+  // The dead sweep's lock is gone with it: a new sweep may use the folder.
+  const fs::path quick =
+      config(R"({"name": "q", "clusters": ["testbed"], "traces": ["synthetic:20"], "policies": ["fifo"]})");
+  EXPECT_EQ(vnsim("sweep " + quick.string() + " --quiet --out " + sweep.string()), 0) << err();
+}
+
+// Ctrl-C on a terminal sends SIGINT to the whole job (the sweep and its
+// replays); `kill -INT` of the sweep alone reaches only the sweep.
+class SweepInterrupt : public SweepCli, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(SweepInterrupt, WritesResultsForFinishedRunsAndMarksTheRestInterrupted) {
+  const bool whole_group = GetParam();
+  const fs::path cfg = config(kLongRun), sweep = dir_ / "s";
+  const pid_t pid = start({"sweep", cfg.string(), "--jobs", "1", "--quiet", "--out", sweep.string()});
+  // The short run is done once the long one has started.
+  ASSERT_TRUE(wait_until([&] { return processes_mentioning("synthetic:4000").size() >= 1; }));
+  ::kill(whole_group ? -pid : pid, SIGINT);
+  EXPECT_EQ(wait_exit(pid), 130);
+  const std::string table = slurp(sweep / "results.csv");
+  EXPECT_EQ(count_lines(table), 3) << table;
+  EXPECT_NE(table.find("synthetic:20,,tiresias,,1,ok,"), std::string::npos) << table;
+  EXPECT_NE(table.find("synthetic:4000,,tiresias,,1,interrupted,"), std::string::npos) << table;
+  EXPECT_NE(slurp(dir_ / "bg_err.txt").find("interrupted by SIGINT"), std::string::npos);
+  EXPECT_TRUE(processes_mentioning(sweep.string()).empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(SweepCli, SweepInterrupt, ::testing::Values(false, true),
+                         [](const auto& param) { return param.param ? "CtrlCOnTheJob" : "KillOfTheSweep"; });
+
+TEST_F(SweepCli, AnEditedTraceIsRunAgainAndSaysWhy) {
+  const fs::path trace = dir_ / "t.jsonl";
+  std::ofstream(trace) << R"({"id":"a","submit_s":0,"gpus":1,"trace_duration_s":60})"
+                       << "\n";
+  const fs::path cfg = config(R"({"name": "e", "clusters": ["testbed"], "traces": [")" + trace.string() +
+                              R"("], "policies": ["fifo"]})");
+  const fs::path sweep = dir_ / "s";
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
+  EXPECT_NE(out().find("1 ran, 0 skipped"), std::string::npos) << out();
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
+  EXPECT_NE(out().find("0 ran, 1 skipped"), std::string::npos) << out();
+  std::ofstream(trace, std::ios::app) << R"({"id":"b","submit_s":5,"gpus":1,"trace_duration_s":60})"
+                                      << "\n";
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 0) << err();
+  EXPECT_NE(out().find("1 ran, 0 skipped"), std::string::npos) << out();
+  EXPECT_NE(err().find("re-running"), std::string::npos) << err();
+  EXPECT_NE(err().find("file " + trace.string() + " changed"), std::string::npos) << err();
+  EXPECT_NE(slurp(sweep / "results.csv").find(",ok,,,2,2,0,"), std::string::npos)
+      << slurp(sweep / "results.csv");
 }
 
 }  // namespace

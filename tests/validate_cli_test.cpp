@@ -97,7 +97,10 @@ TEST_F(ValidateCli, TwoPoliciesOnTheCpuTestbedGiveErrorStatisticsAndARanking) {
                 ranking["tied_both"].get<int>(),
             1);
   for (const char* policy : {"fifo", "vf-wfs"}) {
-    const fs::path run = dir_ / "runs" / policy;
+    // --out keeps the run folders as they were: each run's files go beside it.
+    EXPECT_FALSE(fs::exists(dir_ / "runs" / policy / "validation.json")) << policy;
+    EXPECT_FALSE(fs::exists(dir_ / "runs" / policy / "validation_iterations.csv")) << policy;
+    const fs::path run = dir_ / "all.json.runs" / policy;
     const auto v = nlohmann::json::parse(slurp(run / "validation.json"));
     // Every step but the first of each segment is compared (2 jobs, 90 steps).
     EXPECT_GE(v["iteration_time"]["count"].get<int>(), 90 - 4) << policy;
@@ -107,6 +110,16 @@ TEST_F(ValidateCli, TwoPoliciesOnTheCpuTestbedGiveErrorStatisticsAndARanking) {
     const std::string csv = slurp(run / "validation_iterations.csv");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), v["iteration_time"]["count"].get<int>() + 1)
         << policy;
+  }
+}
+
+TEST_F(ValidateCli, VnexecHelpPrintsTheUsageAndExitsZeroUnderMpirunOrAlone) {
+  for (const std::string cmd : {"run", "calibrate"}) {
+    ASSERT_EQ(vnexec(cmd + " --help"), 0) << slurp(dir_ / "vnexec.txt");
+    const std::string text = slurp(dir_ / "vnexec.txt");
+    EXPECT_NE(text.find("vnexec run --trace"), std::string::npos) << text;
+    EXPECT_EQ(text.find("MPI_ABORT"), std::string::npos) << text;
+    EXPECT_EQ(exit_code(std::string(VNEXEC_PATH) + " " + cmd + " --trace x -h > /dev/null"), 0);
   }
 }
 

@@ -26,6 +26,8 @@ std::string preset_list() {
 }  // namespace
 
 ClusterSpec load_cluster_spec_file(const std::string& path) {
+  if (std::filesystem::is_directory(path))
+    throw InputError(path + ": is a directory, expected a cluster spec file (docs/CLUSTER_SPEC.md)");
   if (!std::filesystem::is_regular_file(path)) throw InputError(path + ": no such file");
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;

@@ -44,6 +44,8 @@ void require_finite(double v, const std::string& what) {
   if (!std::isfinite(v)) throw std::logic_error("output writer: " + what + " is not finite");
 }
 
+}  // namespace
+
 // Seconds with microsecond resolution, always the same digits.
 std::string fixed6(double v, const std::string& what) {
   require_finite(v, what);
@@ -55,7 +57,7 @@ std::string fixed6(double v, const std::string& what) {
 
 // RFC 4180: quote when the field holds a comma, quote or line break; double
 // embedded quotes. `always` quotes even plain text.
-std::string csv_field(const std::string& s, bool always = false) {
+std::string csv_field(const std::string& s, bool always) {
   if (!always && s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
@@ -81,6 +83,8 @@ std::string interval_set(std::vector<GpuId> ids) {
   }
   return out;
 }
+
+namespace {
 
 std::string jobs_csv_row(const JobRecord& j) {
   const std::string who = "job '" + j.id + "' ";

@@ -1,6 +1,8 @@
 #pragma once
 // A minimal "--flag value" parser: the CLI has few options, and a small
-// explicit parser gives exact error messages without another dependency.
+// explicit parser gives exact error messages without another dependency
+// (docs/ARCHITECTURE.md, "Command line", says why it stays over CLI11).
+// `--help`/`-h` never reach it: main() answers them per command first.
 #include <map>
 #include <optional>
 #include <set>
@@ -10,6 +12,10 @@
 #include "vnsim/core/error.hpp"
 
 namespace vnsim::cli {
+
+// `text` with control and non-ASCII bytes shown as \xNN, so an error message
+// never sends raw binary to the terminal.
+std::string printable(const std::string& text);
 
 class Args {
  public:
@@ -22,9 +28,12 @@ class Args {
         switches_.insert(a);
       } else if (flags.count(a)) {
         if (i + 1 >= argv.size()) throw InputError("option " + a + " needs a value");
-        values_[a] = argv[++i];
+        // A flag takes one value: a second one is a mistake (an edited
+        // command line, a copied script), not a silent "last one wins".
+        if (!values_.emplace(a, argv[++i]).second)
+          throw InputError("option " + a + " given twice ('" + values_[a] + "' and '" + argv[i] + "')");
       } else {
-        throw InputError("unknown option '" + a + "' (see 'vnsim help')");
+        throw InputError("unknown option '" + printable(a) + "' (see --help)");
       }
     }
   }

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "bench_collective_command.hpp"
+#include "check_command.hpp"
 #include "policies_command.hpp"
 #include "replay_command.hpp"
 #include "report_command.hpp"
@@ -28,12 +30,36 @@ void print_help() {
   std::printf("  %s", vnsim::cli::bench_collective_usage());
   std::printf("  %s", vnsim::cli::policies_usage());
   std::printf("  %s", vnsim::cli::validate_usage());
+  std::printf("  %s", vnsim::cli::check_usage());
   std::printf("%s\n", vnsim::cli::trace_option_usage());
   std::printf("cluster presets:");
   for (const auto& p : vnsim::cluster_preset_names()) std::printf(" %s", p.c_str());
   std::printf("\npolicies:");
   for (const auto& p : vnsim::policy_names()) std::printf(" %s", p.c_str());
   std::printf("\ndocs: docs/CLUSTER_SPEC.md, docs/TRACES.md, docs/OUTPUTS.md, docs/EXPERIMENTS.md\n");
+}
+
+// The usage of `command`, or nullptr for an unknown one.
+const char* command_usage(const std::string& command) {
+  using namespace vnsim::cli;
+  if (command == "replay") return replay_usage();
+  if (command == "trace") return trace_usage();
+  if (command == "sweep") return sweep_usage();
+  if (command == "report") return report_usage();
+  if (command == "policies") return policies_usage();
+  if (command == "validate") return validate_usage();
+  if (command == "bench-collective") return bench_collective_usage();
+  if (command == "check") return check_usage();
+  if (command == "version") return "vnsim version\n";
+  return nullptr;
+}
+
+// `vnsim CMD ... --help` (anywhere after the command) prints that command's
+// usage on stdout and exits 0, before any other option is checked.
+bool wants_help(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") return true;
+  return false;
 }
 
 }  // namespace
@@ -46,6 +72,14 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  if (const char* usage = command_usage(command); usage != nullptr && wants_help(args)) {
+    std::printf("usage: %s", usage);
+    if (command == "replay" || command == "trace") std::printf("%s", vnsim::cli::trace_option_usage());
+    std::printf(
+        "exit codes: 0 success, 2 user error (bad option or input), 1 internal error; "
+        "docs/OUTPUTS.md\n");
+    return 0;
+  }
   try {
     if (command == "version" || command == "--version") {
       std::printf("vnsim %s (%s)\n", VNSIM_VERSION, vnsim::simgrid_version().c_str());
@@ -58,13 +92,15 @@ int main(int argc, char** argv) {
     if (command == "policies") return vnsim::cli::run_policies_command(args);
     if (command == "validate") return vnsim::cli::run_validate_command(args);
     if (command == "bench-collective") return vnsim::cli::run_bench_collective_command(args);
-    std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n", command.c_str());
+    if (command == "check") return vnsim::cli::run_check_command(args);
+    std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n",
+                 vnsim::cli::printable(command).c_str());
     return 2;
   } catch (const vnsim::InputError& e) {
-    std::fprintf(stderr, "vnsim: error: %s\n", e.what());
+    std::fprintf(stderr, "vnsim: error: %s\n", vnsim::cli::printable(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "vnsim: internal error: %s\n", e.what());
+    std::fprintf(stderr, "vnsim: internal error: %s\n", vnsim::cli::printable(e.what()).c_str());
     return 1;
   }
 }

@@ -2,15 +2,20 @@
 #include "replay_command.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 
+#include "allocations_csv.hpp"
 #include "args.hpp"
+#include "interrupt_watcher.hpp"
 #include "progress_bar.hpp"
+#include "staged_output.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
@@ -72,14 +77,48 @@ LoadedTrace load_jobs(const std::string& trace, const std::string& format, BadRo
   return out;
 }
 
+// The replay's staging folder, for the interrupt watcher thread; the mutex
+// keeps it from being used while the main thread destroys it.
+std::mutex g_staged_mutex;
+StagedOutput* g_staged = nullptr;
+
+struct StagedRegistration {
+  explicit StagedRegistration(StagedOutput& s) {
+    std::lock_guard<std::mutex> lock(g_staged_mutex);
+    g_staged = &s;
+  }
+  ~StagedRegistration() {
+    std::lock_guard<std::mutex> lock(g_staged_mutex);
+    g_staged = nullptr;
+  }
+  StagedRegistration(const StagedRegistration&) = delete;
+  StagedRegistration& operator=(const StagedRegistration&) = delete;
+};
+
+// SIGINT/SIGTERM: drop the staging folder, say so in one line, exit 130/143.
+// Runs on the watcher thread; _exit skips SimGrid's exit-time hooks, which
+// would otherwise print "Process called exit when leaving".
+[[noreturn]] void end_interrupted_replay(int signo) {
+  std::lock_guard<std::mutex> lock(g_staged_mutex);
+  std::string where = "no outputs were written";
+  if (g_staged != nullptr)
+    where = g_staged->discard() ? "nothing was written to " + g_staged->final_dir().string()
+                                : "outputs were complete in " + g_staged->final_dir().string();
+  std::fflush(stdout);
+  std::fprintf(stderr, "%svnsim: replay interrupted by %s; %s\n", isatty(STDERR_FILENO) ? "\n" : "",
+               signal_name(signo), where.c_str());
+  std::fflush(stderr);
+  ::_exit(interrupt_exit_code(signo));
+}
+
 void write_skipped_rows(const std::filesystem::path& path, const std::vector<TraceIssue>& skipped) {
   std::ofstream f(path);
-  f << "file,line,reason\n";
+  f << "file,line,reason,kind\n";
   for (const auto& s : skipped) {
     std::string reason = s.reason;
     std::string quoted;
     for (char c : reason) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
-    f << '"' << s.file << "\"," << s.line << ",\"" << quoted << "\"\n";
+    f << '"' << s.file << "\"," << s.line << ",\"" << quoted << "\"," << to_string(s.kind) << "\n";
   }
   if (!f) throw InputError(path.string() + ": cannot write");
 }
@@ -89,12 +128,12 @@ void write_skipped_rows(const std::filesystem::path& path, const std::vector<Tra
 const char* replay_usage() {
   return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]|synthetic-<kind>[:N]> --out DIR\n"
          "             [--policy NAME (list: vnsim policies)] [--policy-param key=value]...\n"
-         "             [--placement consolidated|first-fit|topology-aware|random]\n"
+         "             [--placement consolidated|first-fit|topology-aware|random|most-free]\n"
          "             [--format "
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
          "             [--seed N] [--macro-iterations M] [--quiet-rings] [--fluid-rings]\n"
          "             [--contended-macro-s S]\n"
-         "             [--bad-rows skip|fail] [--quiet] [--hetero-split]\n"
+         "             [--bad-rows skip|fail] [--allow-empty] [--quiet] [--hetero-split]\n"
          "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
          "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
          "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai "
@@ -127,6 +166,8 @@ PolicyParams take_policy_params(const std::vector<std::string>& argv, std::vecto
 
 int run_replay_command(const std::vector<std::string>& all_argv) {
   const auto wall_start = std::chrono::steady_clock::now();
+  watch_interrupts(end_interrupted_replay);
+  die_with_sweep_parent();
   std::vector<std::string> argv;
   PolicyParams policy_params = take_policy_params(all_argv, argv);
   std::set<std::string> flags = {"--cluster",
@@ -145,7 +186,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                                  "--node-down",
                                  "--contended-macro-s"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
-  Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings"});
+  Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings", "--allow-empty"});
   if (auto placement = args.get("--placement")) {
     if (!policy_params.emplace("placement", *placement).second)
       throw InputError("--placement and --policy-param placement=... both given");
@@ -183,17 +224,29 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
     if (!(options.node_down_s > 0)) throw InputError("--node-down: must be > 0, got '" + *v + "'");
   }
 
+  StagedOutput staged(out_dir);  // a bad --out fails here, before any work
+  const StagedRegistration registration(staged);
   Cluster cluster(load_cluster_spec(cluster_name));
   if (auto file = args.get("--node-events")) options.node_events = read_node_events(*file, cluster);
   std::unique_ptr<Policy> policy = make_policy(policy_name, policy_params);
   LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed,
                                  job_preparation_from(args, seed));
-  for (std::size_t i = 0; i < loaded.skipped.size() && i < 20; ++i)
-    std::cerr << "skipped " << loaded.skipped[i].message() << "\n";
-  if (loaded.skipped.size() > 20)
-    std::cerr << "skipped " << loaded.skipped.size() - 20 << " more rows (all listed in skipped_rows.csv)\n";
-
-  std::filesystem::create_directories(out_dir);
+  // Corrupt rows first: they are the ones to look at among routine filtering.
+  std::vector<TraceIssue> shown;
+  std::size_t corrupt = 0;
+  for (const auto& s : loaded.skipped)
+    if (s.kind == IssueKind::Corrupt && corrupt++ < 20) shown.push_back(s);
+  for (const auto& s : loaded.skipped)
+    if (s.kind == IssueKind::Filtered && shown.size() < 20) shown.push_back(s);
+  for (const auto& s : shown) std::cerr << "skipped (" << to_string(s.kind) << ") " << s.message() << "\n";
+  if (!loaded.skipped.empty())
+    std::cerr << "skipped " << loaded.skipped.size() << " rows: " << corrupt << " corrupt, "
+              << loaded.skipped.size() - corrupt << " filtered (all listed in skipped_rows.csv)\n";
+  // Nothing to replay is almost always a wrong --format, a header slip or a
+  // filter that removes everything: a user error unless asked for.
+  if (loaded.jobs.empty() && !args.has("--allow-empty"))
+    throw InputError(trace + ": no job to replay (" + std::to_string(loaded.skipped.size()) +
+                     " rows skipped); check --format and the filters, or pass --allow-empty");
   ProgressBar bar(!quiet);
   options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
   ReplayResult result =
@@ -210,12 +263,15 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   info.simgrid_version = simgrid_version();
   info.vnsim_version = VNSIM_VERSION;
   info.usage = result.usage;
-  write_jobs_csv((out_dir / "jobs.csv").string(), result.jobs);
-  write_summary_json((out_dir / "summary.json").string(), result.jobs, info);
-  write_skipped_rows(out_dir / "skipped_rows.csv", loaded.skipped);
+  const std::filesystem::path& dir = staged.dir();
+  write_jobs_csv((dir / "jobs.csv").string(), result.jobs);
+  write_allocations_csv((dir / "allocations.csv").string(), result.allocations, result.jobs);
+  write_summary_json((dir / "summary.json").string(), result.jobs, info);
+  write_skipped_rows(dir / "skipped_rows.csv", loaded.skipped);
   info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   info.peak_rss_mb = peak_rss_mb();
-  write_run_json((out_dir / "run.json").string(), info);
+  write_run_json((dir / "run.json").string(), info);
+  staged.commit();
 
   std::size_t completed = 0;
   for (const auto& j : result.jobs) completed += j.state == FinalState::Completed;
@@ -224,7 +280,8 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                 result.jobs.size(), completed, result.jobs.size() - completed, loaded.skipped.size());
     std::printf("simulated %.0f s in %.2f s wall (scheduler %.2f s), peak RSS %.0f MB\n",
                 result.simulated_end_s, info.wall_s, info.scheduler_wall_s, info.peak_rss_mb);
-    std::printf("outputs: %s/{jobs.csv,summary.json,run.json,skipped_rows.csv}\n", out_dir.string().c_str());
+    std::printf("outputs: %s/{jobs.csv,allocations.csv,summary.json,run.json,skipped_rows.csv}\n",
+                out_dir.string().c_str());
   }
   return 0;
 }

@@ -2,14 +2,23 @@
 // separate `vnsim replay` process, locally or sharded over MPI ranks.
 #include "sweep_command.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <thread>
 
 #include "args.hpp"
+#include "interrupt_watcher.hpp"
 #include "sweep_mpi.hpp"
 #include "sweep_progress.hpp"
 #include "trace_options.hpp"
@@ -42,6 +51,32 @@ void print_dry_run(const std::vector<RunSpec>& runs, const std::string& out_dir)
   std::printf("# %zu runs\n", runs.size());
 }
 
+// The signal that stopped the sweep, 0 while none has.
+std::atomic<int> g_interrupt{0};
+
+// An exclusive flock on DIR/.lock, held until the process ends. The kernel
+// drops it when the holder dies however it dies, so a lock left by a killed
+// sweep never blocks the next one (the file itself stays, harmless).
+void lock_sweep_folder(const fs::path& dir) {
+  const fs::path path = dir / ".lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw InputError(path.string() + ": cannot open the sweep lock (" + std::strerror(errno) + ")");
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    char holder[32] = {};
+    const ssize_t n = ::pread(fd, holder, sizeof holder - 1, 0);
+    std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : "";
+    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+    ::close(fd);
+    throw InputError(dir.string() + ": another sweep" + (pid.empty() ? "" : " (pid " + pid + ")") +
+                     " is running in this folder; wait for it to end or use another --out");
+  }
+  const std::string me = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, me.data(), me.size(), 0) < 0) {
+    // The pid is only for the message above; the lock itself holds.
+  }
+  // fd stays open on purpose: closing it would release the lock.
+}
+
 }  // namespace
 
 const char* sweep_usage() {
@@ -70,13 +105,18 @@ int run_sweep_command(const std::vector<std::string>& argv_in) {
     return 0;
   }
 
+  watch_interrupts([](int signo) { g_interrupt.store(signo); });
   std::unique_ptr<MpiSession> mpi;
-  if (args.has("--mpi")) mpi = std::make_unique<MpiSession>();
+  if (args.has("--mpi")) {
+    die_with_parent();  // the rank ends when mpirun's launcher does
+    mpi = std::make_unique<MpiSession>();
+  }
   const std::size_t rank = mpi ? static_cast<std::size_t>(mpi->rank()) : 0;
   const std::size_t ranks = mpi ? static_cast<std::size_t>(mpi->size()) : 1;
   const bool quiet = args.has("--quiet");
   try {
     fs::create_directories(fs::path(out_dir) / "runs");
+    if (rank == 0) lock_sweep_folder(out_dir);
     if (rank == 0)
       fs::copy_file(positionals[0], fs::path(out_dir) / "config.json", fs::copy_options::overwrite_existing);
     // Round-robin sharding: run i on rank i % N, so ranks get similar mixes of axis values.
@@ -91,11 +131,17 @@ int run_sweep_command(const std::vector<std::string>& argv_in) {
     options.parallel = parallel;
     options.run_timeout_s = run_timeout_s;
     options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+    options.interrupted = [] { return g_interrupt.load() != 0; };
+    options.rerun_notice = [](const std::string& id, const std::string& why) {
+      std::fprintf(stderr, "vnsim sweep: re-running %s: %s\n", id.c_str(), why.c_str());
+    };
     const sweep::ExecutorTally tally = sweep::execute_runs(mine, options);
     bar.finish();
 
     IndexedRows rows;
-    for (const RunSpec* r : mine) rows.emplace_back(r->index, sweep::results_row(*r, out_dir));
+    const int signo = g_interrupt.load();
+    const bool interrupted = mpi ? mpi->sum(signo != 0 ? 1 : 0) > 0 : signo != 0;
+    for (const RunSpec* r : mine) rows.emplace_back(r->index, sweep::results_row(*r, out_dir, interrupted));
     if (mpi) rows = mpi->gather_to_root(rows);
     const std::size_t ran = mpi ? mpi->sum(tally.ran) : tally.ran;
     const std::size_t skipped = mpi ? mpi->sum(tally.skipped) : tally.skipped;
@@ -114,7 +160,13 @@ int run_sweep_command(const std::vector<std::string>& argv_in) {
       if (failed > 0)
         std::fprintf(stderr, "vnsim sweep: %zu run(s) failed; see the error column of %s\n", failed,
                      table.c_str());
+      if (interrupted)
+        std::fprintf(stderr,
+                     "vnsim sweep: interrupted by %s; results.csv holds the %zu finished run(s), the others "
+                     "are marked interrupted (run the sweep again to finish them)\n",
+                     signal_name(signo != 0 ? signo : SIGINT), ran + skipped - failed);
     }
+    if (interrupted) return interrupt_exit_code(signo != 0 ? signo : SIGINT);
     return failed > 0 ? kSomeRunsFailed : 0;
   } catch (const std::exception& e) {
     if (!mpi) throw;

@@ -156,15 +156,19 @@ nlohmann::ordered_json ranking_json(const real_exec::PolicyRanking& r) {
   return j;
 }
 
-void validate_and_write(const fs::path& run, int skip_first, const fs::path& out_path) {
+// `csv_dir`: where validation_iterations.csv and validation_jobs.csv go (the
+// run folder, or beside --out so that --out never rewrites the run folders).
+void validate_and_write(const fs::path& run, int skip_first, const fs::path& out_path,
+                        const fs::path& csv_dir) {
   const ValidatedRun v = validate_run(run, skip_first);
   nlohmann::ordered_json out = v.report.to_json();
   out["run"] = v.dir.string();
   out["policy"] = v.policy;
   out["skip_first"] = skip_first;
+  fs::create_directories(csv_dir);
   std::ofstream(out_path) << out.dump(2) << "\n";
-  real_exec::write_iteration_csv((run / "validation_iterations.csv").string(), v.report.iterations);
-  real_exec::write_job_csv((run / "validation_jobs.csv").string(), v.report.jobs);
+  real_exec::write_iteration_csv((csv_dir / "validation_iterations.csv").string(), v.report.iterations);
+  real_exec::write_job_csv((csv_dir / "validation_jobs.csv").string(), v.report.jobs);
   print_run(v);
   std::printf("output: %s\n\n", out_path.string().c_str());
 }
@@ -229,8 +233,21 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
 
   const std::optional<std::string> report = args.get("--report");
   const std::optional<std::string> out = args.get("--out");
+  // With --out F, each run's files go to F.runs/<run folder name>/ instead
+  // of into the run folder (which may be tracked, committed data).
+  const auto run_files = [&](const fs::path& run) {
+    return out ? fs::path(*out + ".runs") / fs::absolute(run).lexically_normal().filename() : run;
+  };
+  if (out) {
+    std::set<fs::path> names;
+    for (const fs::path& run : runs)
+      if (!names.insert(run_files(run)).second)
+        throw InputError("--out: two --run folders are named '" + run_files(run).filename().string() +
+                         "'; their files would share " + run_files(run).string());
+  }
   if (runs.size() == 1) {
-    validate_and_write(runs[0], skip_first, out ? fs::path(*out) : runs[0] / "validation.json");
+    validate_and_write(runs[0], skip_first, out ? fs::path(*out) : runs[0] / "validation.json",
+                       run_files(runs[0]));
   } else {
     const std::string trace = read_text_file(runs[0] / "trace.jsonl");
     for (const fs::path& run : runs)
@@ -239,7 +256,9 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
                          "; a policy ranking compares runs of one trace");
     // One SimGrid engine per process: each run is replayed in a child.
     for (const fs::path& run : runs)
-      if (const int code = in_child([&] { validate_and_write(run, skip_first, run / "validation.json"); }))
+      if (const int code = in_child([&] {
+            validate_and_write(run, skip_first, run_files(run) / "validation.json", run_files(run));
+          }))
         return code;
   }
 
@@ -250,12 +269,13 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
   std::vector<nlohmann::ordered_json> stats;
   std::set<std::string> policies;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const fs::path file = runs.size() == 1 && out ? fs::path(*out) : runs[i] / "validation.json";
+    const fs::path file = runs.size() == 1 && out ? fs::path(*out) : run_files(runs[i]) / "validation.json";
     stats.push_back(nlohmann::ordered_json::parse(read_text_file(file)));
     policies.insert(stats.back()["policy"].get<std::string>());
     nlohmann::ordered_json r = stats.back();
     // Relative to the report folder, so a committed report stays self-contained.
-    if (report) r["run"] = fs::relative(fs::absolute(runs[i]), fs::absolute(*report)).string();
+    // The folder holding the run's validation CSVs, which the report reads.
+    if (report) r["run"] = fs::relative(fs::absolute(run_files(runs[i])), fs::absolute(*report)).string();
     summary["runs"].push_back(r);
   }
   if (runs.size() >= 2) {

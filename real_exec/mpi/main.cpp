@@ -48,7 +48,12 @@ std::unique_ptr<Backend> make_backend(const std::string& name) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help") {
+  // Help is answered before MPI_Init, so `vnexec run --help` (with or
+  // without mpirun) prints the usage and exits 0 on every rank instead of
+  // reaching the option parser and an MPI_Abort.
+  bool help = args.empty() || args[0] == "help";
+  for (const auto& a : args) help = help || a == "--help" || a == "-h";
+  if (help) {
     std::fputs(vnsim::real_exec::mpi::usage(), stdout);
     return args.empty() ? 2 : 0;
   }

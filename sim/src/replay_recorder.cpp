@@ -34,7 +34,7 @@ void ReplayRecorder::started(JobIndex job, double now_s, const std::vector<GpuId
   std::sort(rec.gpus.begin(), rec.gpus.end());
   held_since_[job] = now_s;
   held_milli_[job] = milli;
-  result_.allocations.push_back(AllocationEvent{now_s, job, true, gpus, milli});
+  result_.allocations.push_back(AllocationEvent{now_s, job, true, gpus, milli, AllocationCause::Start});
   if (listener_ != nullptr) listener_->taken(gpus);
 }
 
@@ -66,7 +66,8 @@ void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<Gpu
   rec.finish_s = now_s;
   rec.state = FinalState::Completed;
   rec.reason.clear();
-  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus, held_milli_[job]});
+  result_.allocations.push_back(
+      AllocationEvent{now_s, job, false, gpus, held_milli_[job], AllocationCause::Complete});
   count_done();
 }
 
@@ -76,7 +77,8 @@ void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<Gpu
   hold_ended(job, gpus, now_s);
   if (listener_ != nullptr) listener_->released(gpus);
   ++rec.restarts;
-  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus, held_milli_[job]});
+  result_.allocations.push_back(
+      AllocationEvent{now_s, job, false, gpus, held_milli_[job], AllocationCause::Preempt});
 }
 
 void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId>& old_gpus,
@@ -85,11 +87,13 @@ void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " resized without holding GPUs");
   hold_ended(job, old_gpus, now_s);
   ++rec.restarts;
-  result_.allocations.push_back(AllocationEvent{now_s, job, false, old_gpus, held_milli_[job]});
+  result_.allocations.push_back(
+      AllocationEvent{now_s, job, false, old_gpus, held_milli_[job], AllocationCause::Resize});
   rec.gpus = new_gpus;
   std::sort(rec.gpus.begin(), rec.gpus.end());
   held_since_[job] = now_s;
-  result_.allocations.push_back(AllocationEvent{now_s, job, true, new_gpus, held_milli_[job]});
+  result_.allocations.push_back(
+      AllocationEvent{now_s, job, true, new_gpus, held_milli_[job], AllocationCause::Resize});
   if (listener_ != nullptr) {
     // GPUs kept across the resize stay held: no power-state change for them.
     listener_->released(gpus_not_in(old_gpus, rec.gpus));

@@ -57,7 +57,7 @@ JobSpec parse_pollux_workload_row(std::string_view line, const ModelCatalog& mod
   if (job.id.empty()) throw RowError{"name is empty"};
   job.submit_s = non_negative_number(f[1], "time");
   job.model = std::string(trim(f[2]));
-  if (models.find(job.model) == nullptr) throw RowError{"unknown application '" + job.model + "'"};
+  if (models.find(job.model) == nullptr) throw RowError{"unknown application '" + job.model + "'", true};
   job.gpus = positive_int(f[3], "num_replicas");
   job.virtual_nodes = job.gpus;
   job.global_batch = positive_int(f[4], "batch_size");

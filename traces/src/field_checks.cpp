@@ -1,6 +1,7 @@
 #include "field_checks.hpp"
 
 #include <charconv>
+#include <cstdio>
 
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
@@ -60,6 +61,21 @@ std::int64_t integer_in(std::string_view field, const std::string& column, std::
 std::optional<double> optional_number(std::string_view field, const std::string& column, double min) {
   if (trim(field).empty()) return std::nullopt;
   return number_at_least(field, column, min);
+}
+
+}  // namespace vnsim::traces_detail
+
+namespace vnsim::traces_detail {
+
+void check_plausible(const JobSpec& job) {
+  if (job.trace_duration_s > kMaxPlausibleDurationS) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6g", job.trace_duration_s);
+    throw RowError{"duration " + std::string(text) + " s is longer than ten years (a damaged row?)"};
+  }
+  if (job.gpus > kMaxPlausibleGpus)
+    throw RowError{"asks for " + std::to_string(job.gpus) + " GPUs, more than " +
+                   std::to_string(kMaxPlausibleGpus) + " (a damaged row?)"};
 }
 
 }  // namespace vnsim::traces_detail

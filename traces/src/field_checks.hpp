@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "vnsim/core/job_spec.hpp"
+
 namespace vnsim::traces_detail {
 
 // Splits on `separator` and requires exactly `count` fields (or at least
@@ -19,6 +21,14 @@ std::int64_t integer_in(std::string_view field, const std::string& column, std::
                         std::int64_t max);
 // Empty (after trimming) gives nullopt; anything else must be a number >= min.
 std::optional<double> optional_number(std::string_view field, const std::string& column, double min);
+
+// Limits past which a parsed value is a damaged row, not a real job: a run
+// longer than ten years (no GPU cluster trace spans that long) or more GPUs
+// than the largest published cluster by two orders of magnitude.
+inline constexpr double kMaxPlausibleDurationS = 10 * 365.25 * 86400;
+inline constexpr int kMaxPlausibleGpus = 1'000'000;
+// Throws RowError when a job's duration or GPU count is past those limits.
+void check_plausible(const JobSpec& job);
 
 // Quoted excerpt of a field for messages, cut at 80 characters.
 std::string quoted(std::string_view field);

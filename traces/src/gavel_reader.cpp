@@ -83,7 +83,8 @@ class GavelParser : public LineParser {
     const JobType type = split_job_type(f[0]);
     const auto model = gavel_models().find(type.family);
     if (model == gavel_models().end())
-      throw RowError{"Gavel job type " + quoted(f[0]) + " has no catalog model (docs/TRACES.md, gavel)"};
+      throw RowError{"Gavel job type " + quoted(f[0]) + " has no catalog model (docs/TRACES.md, gavel)",
+                     true};
     JobSpec job;
     job.id = "gavel-" + std::to_string(line_number);
     job.model = model->second;

@@ -64,10 +64,10 @@ class HeliosParser : public LineParser {
     job.id = std::string(trim(f[job_id_]));
     if (job.id.empty()) throw RowError{"job_id is empty"};
     job.gpus = static_cast<int>(integer_in(f[gpu_num_], "gpu_num", 0, std::numeric_limits<int>::max()));
-    if (job.gpus == 0) throw RowError{"CPU-only job (gpu_num 0)"};
+    if (job.gpus == 0) throw RowError{"CPU-only job (gpu_num 0)", true};
     job.status = status_of_state(f[state_]);
     const auto submit = time_field(f[submit_], "submit_time");
-    if (trim(f[start_]).empty()) throw RowError{"job never started (start_time is empty)"};
+    if (trim(f[start_]).empty()) throw RowError{"job never started (start_time is empty)", true};
     const auto start = time_field(f[start_], "start_time");
     const auto end = time_field(f[end_], "end_time");
     if (end < start) throw RowError{"end_time is before start_time"};

@@ -27,8 +27,8 @@ void prepare_jobs(std::vector<JobSpec>& jobs, std::vector<TraceIssue>& skipped, 
     for (auto& job : jobs) {
       if (job.status == TraceStatus::Failed || job.status == TraceStatus::Killed)
         skipped.push_back(TraceIssue{
-            source, 0,
-            "job '" + job.id + "' dropped by --failed-jobs drop: status " + to_string(job.status)});
+            source, 0, "job '" + job.id + "' dropped by --failed-jobs drop: status " + to_string(job.status),
+            IssueKind::Filtered});
       else
         kept.push_back(std::move(job));
     }

@@ -126,7 +126,7 @@ JobSpec parse_jsonl_row(std::string_view line, const ModelCatalog& models) {
     job.model = string_field(obj.at("model"), "model");
     if (!job.model.empty() && models.find(job.model) == nullptr &&
         find_transformer_model(job.model) == nullptr)
-      throw RowError{"unknown model '" + job.model + "'"};
+      throw RowError{"unknown model '" + job.model + "'", true};
   }
   if (obj.contains("virtual_nodes"))
     job.virtual_nodes = static_cast<int>(integer_field(obj.at("virtual_nodes"), "virtual_nodes", 0, kIntMax));

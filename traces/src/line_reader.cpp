@@ -19,6 +19,7 @@ bool LineReader::next(std::string& line) {
     return false;
   }
   ++line_number_;
+  unterminated_ = in_.eof();  // getline stopped at end of file, not at '\n'
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (line_number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   return true;

@@ -16,12 +16,17 @@ class LineReader {
   // False at end of file. The UTF-8 byte-order mark of line 1 is removed.
   bool next(std::string& line);
   long line_number() const { return line_number_; }
+  // True when the line last returned ended at end of file without '\n': a
+  // file cut while being written or copied ends that way (docs/TRACES.md,
+  // "Bad rows").
+  bool last_line_unterminated() const { return unterminated_; }
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
   std::ifstream in_;
   long line_number_ = 0;
+  bool unterminated_ = false;
 };
 
 bool is_blank(std::string_view line);

@@ -67,7 +67,7 @@ class OpenbParser : public LineParser {
     if (job.id.empty()) throw RowError{"name is empty"};
     const auto num_gpu = integer_in(f[num_gpu_], "num_gpu", 0, std::numeric_limits<int>::max());
     const auto milli = integer_in(f[gpu_milli_], "gpu_milli", 0, 1000);
-    if (num_gpu == 0) throw RowError{"CPU-only pod (num_gpu 0)"};
+    if (num_gpu == 0) throw RowError{"CPU-only pod (num_gpu 0)", true};
     // A GPU-sharing pod (gpu_milli < 1000) keeps its share; 1000 (and the
     // unused 0) mean whole GPUs (docs/TRACES.md, "Fractional GPUs").
     job.gpus = static_cast<int>(num_gpu);
@@ -76,7 +76,7 @@ class OpenbParser : public LineParser {
     job.status = status_of_phase(trim(f[phase_]));
     job.submit_s = number_at_least(f[creation_], "creation_time", 0);
     const auto scheduled = optional_number(f[scheduled_], "scheduled_time", 0);
-    if (!scheduled) throw RowError{"pod never scheduled (scheduled_time is empty)"};
+    if (!scheduled) throw RowError{"pod never scheduled (scheduled_time is empty)", true};
     const auto deletion = optional_number(f[deletion_], "deletion_time", 0);
     if (!deletion) throw RowError{"deletion_time is empty"};
     if (*deletion < *scheduled) throw RowError{"deletion_time is before scheduled_time"};

@@ -63,13 +63,14 @@ void read_table(const std::string& file, PartsByJob& parts, RowCollector& rows, 
       Parts& p = parts[job_name];
       if (p.first_line == 0) p.first_line = n;
       try {
+        if (reader.last_line_unterminated()) throw RowError{kUnterminatedRow};
         parse_row(line, p);
       } catch (const RowError&) {
         if (p.bad_row.empty()) p.bad_row = file + ":" + std::to_string(n);
         throw;
       }
     } catch (const RowError& e) {
-      rows.bad(file, n, e.reason);
+      rows.bad(file, n, e.reason, e.filtered);
     }
   }
 }
@@ -94,7 +95,7 @@ TraceStatus status_of(std::string_view status) {
   if (status == "Terminated") return TraceStatus::Pass;
   if (status == "Failed") return TraceStatus::Failed;
   if (status == "Running") return TraceStatus::Unknown;
-  if (status == "Waiting") throw RowError{"job never started (status Waiting)"};
+  if (status == "Waiting") throw RowError{"job never started (status Waiting)", true};
   throw RowError{"unknown status " + quoted(status) + " (expected Terminated, Failed, Running or Waiting)"};
 }
 
@@ -122,7 +123,7 @@ JobSpec job_of(std::string_view line, PartsByJob& tasks, PartsByJob* instances) 
   job.submit_s = number_at_least(f[4], "start_time (submission)", 0);
 
   const Parts& task = joined_parts(tasks, job.id, "pai_task_table");
-  if (task.gpus <= 0) throw RowError{"CPU-only job (no task plans a GPU)"};
+  if (task.gpus <= 0) throw RowError{"CPU-only job (no task plans a GPU)", true};
   if (task.gpus > std::numeric_limits<int>::max()) throw RowError{"GPU plan is too large"};
   // A plan below one GPU keeps its share (gpu_milli); larger fractional plans
   // round up to whole GPUs (docs/TRACES.md, "Fractional GPUs"). The small
@@ -175,8 +176,11 @@ TraceReadResult read_pai_2020(const std::string& path, BadRowPolicy policy) {
   std::string line;
   while (reader.next(line)) {
     if (is_blank(line) || is_header(line)) continue;
-    rows.parse(job_file, reader.line_number(),
-               [&] { return job_of(line, tasks, have_instances ? &instances : nullptr); });
+    const bool cut = reader.last_line_unterminated();
+    rows.parse(job_file, reader.line_number(), [&] {
+      if (cut) throw RowError{kUnterminatedRow};
+      return job_of(line, tasks, have_instances ? &instances : nullptr);
+    });
   }
   report_unjoined(tasks, task_file, rows);
   if (have_instances) report_unjoined(instances, instance_file, rows);

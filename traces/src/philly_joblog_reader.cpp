@@ -73,7 +73,7 @@ JobSpec job_of(const json& obj) {
 
   const auto attempts = obj.find("attempts");
   if (attempts == obj.end() || !attempts->is_array()) throw RowError{"missing 'attempts' list"};
-  if (attempts->empty()) throw RowError{"job never started (no attempts)"};
+  if (attempts->empty()) throw RowError{"job never started (no attempts)", true};
   for (const auto& attempt : *attempts)
     if (!attempt.is_object()) throw RowError{"an attempt is not an object"};
   const json& first = attempts->front();

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "field_checks.hpp"
 #include "row_parsers.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/traces/trace.hpp"
@@ -15,12 +16,19 @@ class RowCollector {
  public:
   RowCollector(BadRowPolicy policy, TraceReadResult& result) : policy_(policy), result_(result) {}
 
-  void bad(const std::string& file, long line, const std::string& reason) {
-    if (policy_ == BadRowPolicy::Fail) throw input_error_at(file, line, reason);
-    result_.skipped.push_back(TraceIssue{file, line, reason});
+  void bad(const std::string& file, long line, const std::string& reason, bool filtered = false) {
+    if (policy_ == BadRowPolicy::Fail && !filtered) throw input_error_at(file, line, reason);
+    result_.skipped.push_back(
+        TraceIssue{file, line, reason, filtered ? IssueKind::Filtered : IssueKind::Corrupt});
   }
 
   void add(const std::string& file, long line, JobSpec job) {
+    try {
+      check_plausible(job);
+    } catch (const RowError& e) {
+      bad(file, line, e.reason);
+      return;
+    }
     const auto [it, inserted] = first_line_of_id_.emplace(job.id, line);
     if (!inserted) {
       bad(file, line, "duplicate job id '" + job.id + "' (first on line " + std::to_string(it->second) + ")");
@@ -35,7 +43,7 @@ class RowCollector {
     try {
       add(file, line, parse_row());
     } catch (const RowError& e) {
-      bad(file, line, e.reason);
+      bad(file, line, e.reason, e.filtered);
     }
   }
 

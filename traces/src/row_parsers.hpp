@@ -11,8 +11,15 @@
 
 namespace vnsim::traces_detail {
 
+// The reason of a CSV row that ends the file without '\n' (docs/TRACES.md,
+// "Bad rows"): a file cut inside its last field still splits into the right
+// number of fields, with a wrong number in the cut one.
+inline constexpr const char* kUnterminatedRow =
+    "last row has no final newline, so it may be cut short (add the newline if it is complete)";
+
 struct RowError {
   std::string reason;
+  bool filtered = false;  // a documented filtering rule, not damage (IssueKind::Filtered)
 };
 
 inline constexpr std::string_view kPolluxPhillyHeader = "timestamp,duration,num_gpus,gpu_time,cluster";

@@ -76,7 +76,7 @@ std::vector<TraceIssue> apply_trace_filter(std::vector<JobSpec>& jobs, const Tra
     if (why.empty())
       kept.push_back(std::move(job));
     else
-      removed.push_back(TraceIssue{source, 0, "job '" + job.id + "' removed by " + why});
+      removed.push_back(TraceIssue{source, 0, "job '" + job.id + "' removed by " + why, IssueKind::Filtered});
   }
   jobs = std::move(kept);
   // Submit times stay sorted: filtering keeps order, and the rescaling is monotone.

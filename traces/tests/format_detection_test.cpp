@@ -45,7 +45,7 @@ TEST(FormatDetection, FormatNames) {
 TEST(FormatDetection, UnknownHeaderNamesFileAndLine) {
   const std::string file = trace_data("unknown_header.csv");
   const std::string e = error_of([&] { detect_trace_format(file); });
-  EXPECT_EQ(e.rfind(file + ":1: unrecognised trace header 'foo,bar'", 0), 0u) << e;
+  EXPECT_EQ(e.rfind(file + ":1: unrecognised first line 'foo,bar'", 0), 0u) << e;
   EXPECT_EQ(error_of([&] { read_trace(file, "", BadRowPolicy::Skip); }), e);
 }
 
@@ -65,7 +65,10 @@ TEST(FormatDetection, ExplicitFormatMustMatchTheHeader) {
   EXPECT_EQ(error_of([&] { read_trace(file, "pollux-workload", BadRowPolicy::Skip); }),
             file +
                 ":1: header 'timestamp,duration,num_gpus,gpu_time,cluster' is not the pollux-workload header "
-                "'name,time,application,num_replicas,batch_size'");
+                "'name,time,application,num_replicas,batch_size': header "
+                "'timestamp,duration,num_gpus,gpu_time,cluster' lacks column(s) name, time, application, "
+                "num_replicas, batch_size (expected 'name,time,application,num_replicas,batch_size', in any "
+                "order)");
   const std::string e = error_of([&] { read_trace(file, "sia", BadRowPolicy::Skip); });
   EXPECT_NE(e.find("unknown trace format 'sia'"), std::string::npos) << e;
   EXPECT_EQ(error_of([&] { read_trace(file, "tiresias", BadRowPolicy::Skip); }),

@@ -61,7 +61,7 @@ std::string results_header() {
   return h + ",run_dir";
 }
 
-std::string results_row(const RunSpec& run, const std::string& out_dir) {
+std::string results_row(const RunSpec& run, const std::string& out_dir, bool sweep_interrupted) {
   const fs::path dir = run_dir(out_dir, run);
   std::string status = "not-run", exit_code, error;
   json summary;
@@ -77,6 +77,8 @@ std::string results_row(const RunSpec& run, const std::string& out_dir) {
     status = "failed";
     exit_code = last_line(read_text(dir / "exit_code.txt"));
     error = last_line(read_text(dir / "error.txt"));
+  } else if (sweep_interrupted) {
+    status = "interrupted";  // not started, or stopped by the sweep's SIGINT/SIGTERM
   }
   std::string row = std::to_string(run.index) + "," + run.id + "," + csv_cell(run.cluster.name) + "," +
                     csv_cell(run.trace.label) + "," + csv_cell(run.trace_options_text()) + "," +

@@ -15,10 +15,12 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/sweep/run_inputs_key.hpp"
 
 extern char** environ;
 
@@ -57,9 +59,35 @@ void write_text(const fs::path& file, const std::string& text) {
   if (!f) throw InputError(file.string() + ": cannot write");
 }
 
+std::string read_text(const fs::path& file) {
+  std::ifstream f(file, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// The replay's arguments without "--out DIR", which names where, not what.
+std::vector<std::string> args_without_out(std::vector<std::string> args) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--out")
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+                 args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+  return args;
+}
+
+// The environment of the sweep plus kParentPidEnv=<our pid>.
+std::vector<std::string> child_environment() {
+  std::vector<std::string> env;
+  const std::string prefix = std::string(kParentPidEnv) + "=";
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::string(*e).rfind(prefix, 0) != 0) env.emplace_back(*e);
+  env.push_back(prefix + std::to_string(::getpid()));
+  return env;
+}
+
 pid_t spawn_run(const std::string& exe, const RunSpec& run, const fs::path& dir) {
   fs::create_directories(dir);
-  for (const char* stale : {"exit_code.txt", "error.txt"}) fs::remove(dir / stale);
+  for (const char* stale : {"exit_code.txt", "error.txt", "input_key.txt"}) fs::remove(dir / stale);
   std::vector<std::string> args = run.replay_args(dir.string());
   args.insert(args.begin(), exe);
   std::string command;
@@ -74,8 +102,25 @@ pid_t spawn_run(const std::string& exe, const RunSpec& run, const fs::path& dir)
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::vector<std::string> env = child_environment();
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  // The sweep blocks SIGINT/SIGTERM (its watcher thread takes them): give
+  // the child an empty mask and default actions, as a shell would.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), envp.data());
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
   return pid;
@@ -99,6 +144,11 @@ bool record_exit(int status, const fs::path& dir, double timeout_s) {
     reason = code == 0 ? "exited 0 without writing summary.json\n" : "no output on stderr\n";
   write_text(dir / "error.txt", reason);
   return true;
+}
+
+bool ended_by_interrupt(int status) {
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return code == 128 + SIGINT || code == 128 + SIGTERM;
 }
 
 }  // namespace
@@ -125,21 +175,34 @@ ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const Execut
   };
   std::vector<Running> running;
   std::size_t next = 0, done = 0;
+  InputKeyer keyer(options.vnsim_exe);
+  std::map<const RunSpec*, std::string> keys;
+  bool stopping = false;
   const unsigned parallel = options.parallel == 0 ? 1 : options.parallel;
   auto report = [&] {
     if (options.progress) options.progress(done, runs.size());
   };
   report();
-  while (next < runs.size() || !running.empty()) {
-    while (next < runs.size() && running.size() < parallel) {
+  while ((next < runs.size() && !stopping) || !running.empty()) {
+    if (!stopping && options.interrupted && options.interrupted()) {
+      stopping = true;
+      for (auto& child : running) kill(child.pid, SIGTERM);  // our own children
+    }
+    while (!stopping && next < runs.size() && running.size() < parallel) {
       const RunSpec* r = runs[next++];
       const fs::path dir = run_dir(options.out_dir, *r);
+      const std::string key = keyer.key(args_without_out(r->replay_args(dir.string())));
       if (fs::exists(dir / "summary.json")) {
-        ++tally.skipped;
-        ++done;
-        report();
-        continue;
+        const std::string change = input_key_change(read_text(dir / "input_key.txt"), key);
+        if (change.empty()) {
+          ++tally.skipped;
+          ++done;
+          report();
+          continue;
+        }
+        if (options.rerun_notice) options.rerun_notice(r->id, change);
       }
+      keys[r] = key;
       running.push_back({spawn_run(options.vnsim_exe, *r, dir), r, Clock::now()});
     }
     bool reaped = false;
@@ -156,9 +219,28 @@ ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const Execut
         continue;
       }
       if (got < 0) status = 127 << 8;  // lost child: record as a failure rather than hang
-      ++tally.ran;
-      tally.failed += record_exit(status, run_dir(options.out_dir, *running[i].run),
-                                  running[i].killed ? options.run_timeout_s : 0.0);
+      const fs::path dir = run_dir(options.out_dir, *running[i].run);
+      const bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      // Ctrl-C reaches the replays and the sweep at once: a replay that ended
+      // by SIGINT/SIGTERM may be reaped before the sweep's watcher has set the
+      // flag, so give the flag a moment before calling the run failed.
+      if (!stopping && ended_by_interrupt(status) && options.interrupted) {
+        for (int wait = 0; wait < 20 && !options.interrupted(); ++wait)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (options.interrupted()) {
+          stopping = true;
+          for (std::size_t k = 0; k < running.size(); ++k)  // not running[i]: reaped, its pid is free
+            if (k != i) kill(running[k].pid, SIGTERM);
+        }
+      }
+      if (stopping && !finished) {
+        ++tally.interrupted;  // no exit_code.txt: results.csv says "interrupted"
+      } else {
+        ++tally.ran;
+        const bool failed = record_exit(status, dir, running[i].killed ? options.run_timeout_s : 0.0);
+        tally.failed += failed;
+        if (!failed) write_text(dir / "input_key.txt", keys[running[i].run]);
+      }
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
       ++done;
       reaped = true;

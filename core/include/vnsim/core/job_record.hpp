@@ -70,6 +70,13 @@ struct RunInfo {  // facts about the run itself, for summary.json
 
 // jobs.csv: one row per job, Batsim column names where the meaning matches.
 void write_jobs_csv(const std::string& path, const std::vector<JobRecord>& jobs);
+
+// The cell formats of jobs.csv, for the other CSV outputs: RFC 4180 quoting
+// (always, or only when needed), Batsim's interval set ("0-3 7"), and seconds
+// with microsecond resolution ("%.6f", never "-0.000000").
+std::string csv_field(const std::string& s, bool always = false);
+std::string interval_set(std::vector<GpuId> ids);
+std::string fixed6(double v, const std::string& what);
 // summary.json: JCT statistics, makespan, utilisation, counts, run facts.
 void write_summary_json(const std::string& path, const std::vector<JobRecord>& jobs, const RunInfo& info);
 // run.json: the facts that differ from run to run (wall time, peak RSS,

@@ -83,15 +83,21 @@ struct ReplayOptions {
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
-// One occupancy change, for invariant checks: at `time_s` job `job` took
-// (taken=true) or gave back `milli` of each of the GPUs (kGpuMilli: whole
-// GPUs; less when a sharing policy packed it, docs/HETEROGENEITY.md).
+// Why an allocation changed (allocations.csv's `cause`, docs/OUTPUTS.md). A
+// preemption covers the policy's, a spot revocation and a node failure.
+enum class AllocationCause { Start, Complete, Preempt, Resize };
+
+// One occupancy change, for invariant checks and allocations.csv: at `time_s`
+// job `job` took (taken=true) or gave back `milli` of each of the GPUs
+// (kGpuMilli: whole GPUs; less when a sharing policy packed it,
+// docs/HETEROGENEITY.md). A resize is a release then a take, both Resize.
 struct AllocationEvent {
   double time_s;
   JobIndex job;
   bool taken;
   std::vector<GpuId> gpus;
   int milli = kGpuMilli;
+  AllocationCause cause = AllocationCause::Start;
 };
 
 struct ReplayResult {

@@ -12,10 +12,18 @@ namespace vnsim {
 
 enum class BadRowPolicy { Skip, Fail };
 
+// Why a row or job was left out (docs/TRACES.md, "Bad rows"): damaged data,
+// or a documented rule that filters routine rows (a CPU-only job, a model
+// outside the catalog, a --vc or --failed-jobs filter). `--bad-rows fail`
+// stops on corrupt rows only.
+enum class IssueKind { Corrupt, Filtered };
+const char* to_string(IssueKind kind);  // "corrupt", "filtered"
+
 struct TraceIssue {
   std::string file;
   long line = 0;
   std::string reason;
+  IssueKind kind = IssueKind::Corrupt;
   std::string message() const { return file + ":" + std::to_string(line) + ": " + reason; }
 };
 

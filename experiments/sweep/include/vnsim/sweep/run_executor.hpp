@@ -1,8 +1,9 @@
 #pragma once
 // Runs each simulation as its own `vnsim replay` process (SimGrid allows one
 // engine per process), up to `parallel` at a time. A run whose summary.json
-// exists is skipped; a failing run leaves exit_code.txt and error.txt in its
-// directory and the others go on.
+// exists and whose input_key.txt matches its inputs now is skipped; a
+// failing run leaves exit_code.txt and error.txt in its directory and the
+// others go on. Children get SIGTERM when the sweep dies (kParentPidEnv).
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -22,11 +23,19 @@ struct ExecutorOptions {
   double run_timeout_s = 0;
   // Called after each run ends or is skipped (done counts both).
   std::function<void(std::size_t done, std::size_t total)> progress;
+  // Polled between runs: once true, no run starts, the running ones get
+  // SIGTERM and are left without exit_code.txt (results.csv: "interrupted").
+  std::function<bool()> interrupted;
+  // Called with a run id and why a finished run is run again.
+  std::function<void(const std::string& run_id, const std::string& why)> rerun_notice;
 };
 
 struct ExecutorTally {
-  std::size_t ran = 0, skipped = 0, failed = 0;
+  std::size_t ran = 0, skipped = 0, failed = 0, interrupted = 0;
 };
+
+// Set in each replay's environment to the sweep's pid (interrupt_watcher.hpp).
+inline constexpr const char* kParentPidEnv = "VNSIM_SWEEP_PARENT_PID";
 
 std::string run_dir(const std::string& out_dir, const RunSpec& run);
 ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const ExecutorOptions& options);

@@ -1,0 +1,240 @@
+// `vnsim check OUT_DIR`: replays allocations.csv and checks the invariants a
+// run's outputs must keep (docs/OUTPUTS.md, "vnsim check").
+#include "check_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "allocations_csv.hpp"
+#include "args.hpp"
+#include "trace_options.hpp"
+#include "vnsim/core/error.hpp"
+#include "vnsim/sim/allocation_check.hpp"
+
+namespace vnsim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Exit code when the outputs break an invariant (docs/OUTPUTS.md, "Exit codes").
+constexpr int kCheckFailed = 1;
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<long> lines;
+  std::size_t column(const std::string& name, const std::string& file) const {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    throw InputError(file + ": no column '" + name + "'");
+  }
+};
+
+Table read_table(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError(path.string() + ": cannot read (is this a vnsim replay output folder?)");
+  Table t;
+  std::string line;
+  long n = 0;
+  while (std::getline(f, line)) {
+    ++n;
+    auto fields = split_csv_line(line, path.string(), n);
+    if (n == 1) {
+      t.header = std::move(fields);
+      continue;
+    }
+    if (fields.size() != t.header.size())
+      throw InputError(path.string() + ":" + std::to_string(n) + ": expected " +
+                       std::to_string(t.header.size()) + " fields, found " + std::to_string(fields.size()));
+    t.rows.push_back(std::move(fields));
+    t.lines.push_back(n);
+  }
+  if (t.header.empty()) throw InputError(path.string() + ": empty file");
+  return t;
+}
+
+double number(const std::string& text, const std::string& where) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(v))
+    throw InputError(where + ": '" + text + "' is not a number");
+  return v;
+}
+
+// Parses Batsim's interval set "0-3 7" back into ids.
+std::vector<GpuId> gpu_ids(const std::string& text, const std::string& where) {
+  std::vector<GpuId> ids;
+  std::istringstream in(text);
+  std::string part;
+  while (in >> part) {
+    const std::size_t dash = part.find('-');
+    const long first = std::lround(number(part.substr(0, dash), where));
+    const long last = dash == std::string::npos ? first : std::lround(number(part.substr(dash + 1), where));
+    if (last < first) throw InputError(where + ": interval '" + part + "' is reversed");
+    for (long g = first; g <= last; ++g) ids.push_back(static_cast<GpuId>(g));
+  }
+  return ids;
+}
+
+int check_run(const fs::path& dir) {
+  const fs::path jobs_path = dir / "jobs.csv", alloc_path = dir / "allocations.csv";
+
+  const Table jobs = read_table(jobs_path);
+  const std::size_t id_col = jobs.column("job_id", jobs_path.string()),
+                    state_col = jobs.column("final_state", jobs_path.string()),
+                    finish_col = jobs.column("finish_time", jobs_path.string()),
+                    gpu_s_col = jobs.column("gpu_seconds", jobs_path.string());
+  std::map<std::string, JobIndex> index;
+  for (std::size_t i = 0; i < jobs.rows.size(); ++i)
+    if (!index.emplace(jobs.rows[i][id_col], static_cast<JobIndex>(i)).second)
+      throw InputError(jobs_path.string() + ":" + std::to_string(jobs.lines[i]) + ": job '" +
+                       jobs.rows[i][id_col] + "' listed twice");
+
+  std::ifstream summary_file(dir / "summary.json");
+  if (!summary_file) throw InputError((dir / "summary.json").string() + ": cannot read");
+  nlohmann::json summary;
+  try {
+    summary = nlohmann::json::parse(summary_file);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError((dir / "summary.json").string() + ": not valid JSON (" + e.what() + ")");
+  }
+
+  const Table alloc = read_table(alloc_path);
+  const std::size_t t_col = alloc.column("time", alloc_path.string()),
+                    job_col = alloc.column("job_id", alloc_path.string()),
+                    event_col = alloc.column("event", alloc_path.string()),
+                    gpus_col = alloc.column("allocated_resources", alloc_path.string()),
+                    milli_col = alloc.column("gpu_milli", alloc_path.string()),
+                    cause_col = alloc.column("cause", alloc_path.string());
+  std::vector<AllocationEvent> log;
+  std::vector<double> held_gpu_s(jobs.rows.size(), 0), taken_at(jobs.rows.size(), -1);
+  std::vector<double> last_release(jobs.rows.size(), -1);
+  std::vector<std::string> last_cause(jobs.rows.size());
+  std::vector<double> tolerance(jobs.rows.size(), 1e-9);
+  std::vector<std::string> problems;
+  for (std::size_t i = 0; i < alloc.rows.size(); ++i) {
+    const auto& r = alloc.rows[i];
+    const std::string where = alloc_path.string() + ":" + std::to_string(alloc.lines[i]);
+    auto it = index.find(r[job_col]);
+    if (it == index.end()) throw InputError(where + ": job '" + r[job_col] + "' is not in jobs.csv");
+    AllocationEvent e{number(r[t_col], where), it->second, r[event_col] == "take",
+                      gpu_ids(r[gpus_col], where),
+                      static_cast<int>(std::lround(number(r[milli_col], where)))};
+    if (r[event_col] != "take" && r[event_col] != "release")
+      throw InputError(where + ": event '" + r[event_col] + "' is neither take nor release");
+    const auto j = static_cast<std::size_t>(e.job);
+    if (e.taken) {
+      taken_at[j] = e.time_s;
+    } else if (taken_at[j] >= 0) {
+      const double share = static_cast<double>(e.milli) / kGpuMilli;
+      held_gpu_s[j] += static_cast<double>(e.gpus.size()) * (e.time_s - taken_at[j]) * share;
+      // Times are printed to the microsecond: each end may be 0.5 us off.
+      tolerance[j] += static_cast<double>(e.gpus.size()) * 1e-6;
+      taken_at[j] = -1;
+      last_release[j] = e.time_s;
+      last_cause[j] = r[cause_col];
+    }
+    log.push_back(std::move(e));
+  }
+  const int gpu_count = summary.at("run").at("total_gpus").get<int>();
+  if (std::string error = first_allocation_error(log, gpu_count); !error.empty()) {
+    // Name the row rather than the event index.
+    const std::size_t space = error.find(' '), paren = error.find(' ', space + 1);
+    if (error.rfind("event ", 0) == 0 && space != std::string::npos) {
+      const std::size_t k = std::stoul(error.substr(space + 1, paren - space - 1));
+      error = alloc_path.string() + ":" + std::to_string(alloc.lines.at(k)) + ":" + error.substr(paren);
+    }
+    problems.push_back(error);
+  }
+
+  double total_gpu_s = 0, total_tolerance = 1e-6;
+  for (std::size_t j = 0; j < jobs.rows.size(); ++j) {
+    const auto& row = jobs.rows[j];
+    const std::string who =
+        jobs_path.string() + ":" + std::to_string(jobs.lines[j]) + ": job '" + row[id_col] + "'";
+    const std::string& state = row[state_col];
+    const double recorded = number(row[gpu_s_col], who + " gpu_seconds");
+    total_gpu_s += held_gpu_s[j];
+    total_tolerance += tolerance[j];
+    if (state == "COMPLETED") {
+      const double finish = number(row[finish_col], who + " finish_time");
+      if (last_cause[j] != "complete" || std::fabs(last_release[j] - finish) > 1e-6)
+        problems.push_back(who + ": COMPLETED at " + row[finish_col] +
+                           " s, but allocations.csv has no release with cause 'complete' then");
+    } else if (state == "REJECTED") {
+      if (last_release[j] >= 0 || taken_at[j] >= 0)
+        problems.push_back(who + ": REJECTED, but allocations.csv gives it GPUs");
+    } else {
+      problems.push_back(who + ": final_state '" + state + "' is neither COMPLETED nor REJECTED");
+    }
+    if (std::fabs(held_gpu_s[j] - recorded) > tolerance[j] + 1e-9 * std::fabs(recorded)) {
+      char text[160];
+      std::snprintf(text, sizeof text, ": gpu_seconds %.6f, but its allocations add up to %.6f", recorded,
+                    held_gpu_s[j]);
+      problems.push_back(who + text);
+    }
+  }
+  const auto submitted = summary.at("counts").at("submitted").get<std::size_t>();
+  if (submitted != jobs.rows.size())
+    problems.push_back("summary.json counts.submitted is " + std::to_string(submitted) + ", jobs.csv has " +
+                       std::to_string(jobs.rows.size()) + " jobs");
+  const double summary_gpu_s = summary.at("gpu_seconds").get<double>();
+  if (std::fabs(summary_gpu_s - total_gpu_s) > total_tolerance + 1e-9 * std::fabs(summary_gpu_s)) {
+    char text[160];
+    std::snprintf(text, sizeof text, "summary.json gpu_seconds is %.6f, but the allocations add up to %.6f",
+                  summary_gpu_s, total_gpu_s);
+    problems.push_back(text);
+  }
+
+  if (!problems.empty()) {
+    for (std::size_t i = 0; i < problems.size() && i < 20; ++i)
+      std::fprintf(stderr, "vnsim check: %s\n", printable(problems[i]).c_str());
+    std::fprintf(stderr, "vnsim check: %s: %zu problem(s)\n", dir.string().c_str(), problems.size());
+    return kCheckFailed;
+  }
+  std::printf(
+      "vnsim check: %s: ok (%zu jobs, %zu allocation changes, no GPU over-committed, %.6f GPU-s as in "
+      "summary.json)\n",
+      dir.string().c_str(), jobs.rows.size(), log.size(), total_gpu_s);
+  return 0;
+}
+
+}  // namespace
+
+const char* check_usage() {
+  return "vnsim check OUT_DIR|SWEEP_DIR   verify a replay's allocations.csv against jobs.csv and "
+         "summary.json\n"
+         "             (a sweep folder: every run folder under its runs/ that has a summary.json)\n";
+}
+
+int run_check_command(const std::vector<std::string>& argv_in) {
+  std::vector<std::string> argv = argv_in;
+  const std::vector<std::string> positionals = take_positionals(argv, {});
+  if (positionals.size() != 1)
+    throw InputError("check: expected one OUT_DIR, usage: " + std::string(check_usage()));
+  Args args(argv, {}, {});
+  const fs::path dir = positionals[0];
+  if (fs::exists(dir / "jobs.csv") || !fs::is_directory(dir / "runs")) return check_run(dir);
+  std::vector<fs::path> runs;  // sorted, so the output order does not depend on the file system
+  for (const auto& entry : fs::directory_iterator(dir / "runs"))
+    if (fs::exists(entry.path() / "summary.json")) runs.push_back(entry.path());
+  if (runs.empty())
+    throw InputError((dir / "runs").string() + ": no finished run folder (with summary.json)");
+  std::sort(runs.begin(), runs.end());
+  int worst = 0;
+  for (const auto& run : runs) worst = std::max(worst, check_run(run));
+  return worst;
+}
+
+}  // namespace vnsim::cli

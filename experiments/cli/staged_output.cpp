@@ -1,0 +1,87 @@
+#include "staged_output.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <system_error>
+
+#include "vnsim/core/error.hpp"
+
+namespace vnsim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A filesystem failure on --out is the user's (a read-only place, /proc, a
+// full disk): exit 2 with the path and the reason, not an internal error.
+[[noreturn]] void out_error(const fs::path& path, const std::string& what, const std::error_code& ec) {
+  throw InputError("--out " + path.string() + ": " + what + " (" + ec.message() + ")");
+}
+
+// Removes `<parent>/.<name>.partial-<pid>` folders whose process is gone (a
+// run killed with SIGKILL could not clean up after itself).
+void remove_stale_staging(const fs::path& parent, const std::string& name) {
+  const std::string prefix = "." + name + ".partial-";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string file = entry.path().filename().string();
+    if (file.rfind(prefix, 0) != 0) continue;
+    long pid = 0;
+    const char* first = file.data() + prefix.size();
+    const auto [end, err] = std::from_chars(first, file.data() + file.size(), pid);
+    if (err != std::errc() || end != file.data() + file.size() || pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
+StagedOutput::StagedOutput(const fs::path& final_dir) : final_(final_dir) {
+  if (final_.empty()) throw InputError("--out: empty path");
+  if (!final_.has_filename()) final_ = final_.parent_path();  // "D/" names D
+  std::error_code ec;
+  const fs::file_status status = fs::status(final_, ec);
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw InputError("--out " + final_.string() + ": exists and is not a folder");
+  const fs::path parent = final_.has_parent_path() ? final_.parent_path() : fs::path(".");
+  fs::create_directories(parent, ec);
+  if (ec) out_error(final_, "cannot create its parent folder", ec);
+  remove_stale_staging(parent, final_.filename().string());
+  staging_ = parent / ("." + final_.filename().string() + ".partial-" + std::to_string(::getpid()));
+  fs::remove_all(staging_, ec);  // left by a killed run whose pid we now have
+  if (!fs::create_directory(staging_, ec) || ec) out_error(final_, "cannot create a folder beside it", ec);
+}
+
+StagedOutput::~StagedOutput() {
+  discard();
+}
+
+void StagedOutput::commit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (finished_) return;
+  std::error_code ec;
+  if (!fs::exists(final_)) {
+    fs::rename(staging_, final_, ec);
+    if (ec) out_error(final_, "cannot move the finished outputs into place", ec);
+  } else {
+    for (const auto& entry : fs::directory_iterator(staging_)) {
+      fs::rename(entry.path(), final_ / entry.path().filename(), ec);
+      if (ec) out_error(final_, "cannot move " + entry.path().filename().string() + " into place", ec);
+    }
+    fs::remove(staging_, ec);
+  }
+  finished_ = true;
+}
+
+bool StagedOutput::discard() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (finished_) return false;
+  std::error_code ec;
+  fs::remove_all(staging_, ec);
+  finished_ = true;
+  return true;
+}
+
+}  // namespace vnsim::cli

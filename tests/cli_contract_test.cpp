@@ -1,0 +1,258 @@
+// The command-line contract scripts and batch systems rely on (issue 18,
+// docs/OUTPUTS.md "Exit codes"): per-command help, exit 2 for every user
+// error, atomic output folders and clean ends on SIGINT/SIGTERM/SIGKILL.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "command_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using vnsim::testing::exit_code;
+using vnsim::testing::slurp;
+
+class CliContract : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("vnsim-contract-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `vnsim <args>`, stdout and stderr to files; returns the exit code.
+  int vnsim(const std::string& args) {
+    return exit_code(std::string(VNSIM_CLI_PATH) + " " + args + " > " + p("out.txt") + " 2> " + p("err.txt"));
+  }
+  std::string p(const std::string& name) const { return (dir_ / name).string(); }
+  std::string out() const { return slurp(dir_ / "out.txt"); }
+  std::string err() const { return slurp(dir_ / "err.txt"); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+  }
+
+  // Starts `vnsim <args>` in the background (its own process); returns its pid.
+  pid_t start(const std::vector<std::string>& args) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      std::vector<char*> argv = {const_cast<char*>(VNSIM_CLI_PATH)};
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      const std::string err = p("bg_err.txt");
+      if (!std::freopen(err.c_str(), "w", stderr) || !std::freopen("/dev/null", "w", stdout)) ::_exit(99);
+      ::execv(VNSIM_CLI_PATH, argv.data());
+      ::_exit(98);
+    }
+    return pid;
+  }
+  static int wait_exit(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  fs::path dir_;
+};
+
+// Long enough (about a second or more) to be interrupted while it simulates.
+const std::vector<std::string> kLongReplay = {"replay",         "--cluster", "testbed",  "--trace",
+                                              "synthetic:4000", "--policy",  "tiresias", "--quiet"};
+
+TEST_F(CliContract, EveryCommandHasHelpThatExitsZero) {
+  for (const std::string cmd : {"replay", "trace", "sweep", "report", "policies", "validate",
+                                "bench-collective", "check", "version"}) {
+    ASSERT_EQ(vnsim(cmd + " --help"), 0) << cmd << ": " << err();
+    EXPECT_EQ(out().rfind("usage: vnsim " + cmd, 0), 0u) << out();
+    EXPECT_EQ(err(), "") << cmd;
+    ASSERT_EQ(vnsim(cmd + " -h"), 0) << cmd << ": " << err();
+  }
+  // Anywhere after the command, also after other options.
+  ASSERT_EQ(vnsim("replay --cluster testbed --help"), 0) << err();
+  EXPECT_NE(out().find("most-free"), std::string::npos) << out();
+}
+
+TEST_F(CliContract, RepeatedSingleValuedFlagIsAUserError) {
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace synthetic:5 --out " + p("a") + " --out " + p("b")), 2);
+  EXPECT_NE(err().find("option --out given twice"), std::string::npos) << err();
+  EXPECT_EQ(
+      vnsim("replay --cluster testbed --trace synthetic:5 --policy fifo --policy tiresias --out " + p("a")),
+      2);
+  EXPECT_NE(err().find("option --policy given twice"), std::string::npos) << err();
+  EXPECT_FALSE(fs::exists(dir_ / "a"));
+}
+
+TEST_F(CliContract, BadOutIsAUserErrorNotAnInternalOne) {
+  write("file", "x");
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace synthetic:5 --out " + p("file")), 2);
+  EXPECT_NE(err().find("exists and is not a folder"), std::string::npos) << err();
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace synthetic:5 --out /proc/vnsim-x"), 2);
+  EXPECT_NE(err().find("--out /proc/vnsim-x: cannot create"), std::string::npos) << err();
+  EXPECT_EQ(err().find("internal error"), std::string::npos) << err();
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace synthetic:5 --out " + p("file") + "/sub"), 2);
+  EXPECT_EQ(err().find("internal error"), std::string::npos) << err();
+}
+
+TEST_F(CliContract, ClusterDirectoryIsNamedAsSuch) {
+  EXPECT_EQ(vnsim("replay --cluster " + dir_.string() + " --trace synthetic:5 --out " + p("o")), 2);
+  EXPECT_NE(err().find("is a directory"), std::string::npos) << err();
+}
+
+TEST_F(CliContract, AllBadOrEmptyTraceExits2UnlessAllowed) {
+  write("jobs.csv", "id,submit_s,gpus\na,0,1\nb,5,2\n");
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.csv") + " --format jsonl --out " + p("o")),
+            2);
+  EXPECT_NE(err().find("no job to replay (3 rows skipped)"), std::string::npos) << err();
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.csv") +
+                  " --format jsonl --allow-empty --out " + p("o")),
+            0)
+      << err();
+  EXPECT_TRUE(fs::exists(dir_ / "o" / "summary.json"));
+}
+
+TEST_F(CliContract, BinaryGarbageIsNotEchoedRaw) {
+  write("garbage.bin", std::string("\x7f"
+                                   "ELF\x01\x1b[31m\x00\x02zz\n",
+                                   13));
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace " + p("garbage.bin") + " --out " + p("o")), 2);
+  EXPECT_EQ(err().find('\x1b'), std::string::npos) << err();
+  EXPECT_NE(err().find("\\x1b[31m"), std::string::npos) << err();
+}
+
+TEST_F(CliContract, ImplausibleDurationIsABadRow) {
+  write("jobs.jsonl", R"({"id":"a","submit_s":0,"gpus":1,"trace_duration_s":1e300})"
+                      "\n"
+                      R"({"id":"b","submit_s":5,"gpus":1,"trace_duration_s":60})"
+                      "\n");
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --out " + p("o")), 0) << err();
+  EXPECT_NE(slurp(dir_ / "o" / "skipped_rows.csv").find("longer than ten years"), std::string::npos);
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --bad-rows fail --out " + p("o")),
+            2);
+  EXPECT_NE(err().find("jobs.jsonl:1: duration 1e+300 s is longer than ten years"), std::string::npos)
+      << err();
+}
+
+TEST_F(CliContract, AReplayKilledOnAReusedFolderLeavesThePreviousRunWhole) {
+  const std::string d = p("D");
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace synthetic:30 --out " + d + " --quiet"), 0) << err();
+  const std::string jobs = slurp(dir_ / "D" / "jobs.csv"), run = slurp(dir_ / "D" / "run.json");
+  std::vector<std::string> args = kLongReplay;
+  args.insert(args.end(), {"--out", d});
+  const pid_t pid = start(args);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ::kill(pid, SIGKILL);
+  EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
+  // Nothing of the killed run is in D; its staging folder is beside D.
+  EXPECT_EQ(slurp(dir_ / "D" / "jobs.csv"), jobs);
+  EXPECT_EQ(slurp(dir_ / "D" / "run.json"), run);
+  EXPECT_TRUE(fs::exists(dir_ / (".D.partial-" + std::to_string(pid))));
+  // The next run removes the dead run's staging folder and replaces D's files.
+  ASSERT_EQ(
+      vnsim("replay --cluster testbed --trace synthetic:30 --policy fifo-backfill --out " + d + " --quiet"),
+      0)
+      << err();
+  EXPECT_FALSE(fs::exists(dir_ / (".D.partial-" + std::to_string(pid))));
+  EXPECT_NE(slurp(dir_ / "D" / "run.json").find("fifo-backfill"), std::string::npos);
+}
+
+TEST_F(CliContract, SigintAndSigtermEndAReplayCleanly) {
+  for (const int signo : {SIGINT, SIGTERM}) {
+    std::vector<std::string> args = kLongReplay;
+    args.insert(args.end(), {"--out", p("D")});
+    const pid_t pid = start(args);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(pid, signo);
+    EXPECT_EQ(wait_exit(pid), 128 + signo);
+    const std::string message = slurp(dir_ / "bg_err.txt");
+    EXPECT_NE(
+        message.find(std::string("vnsim: replay interrupted by ") + (signo == SIGINT ? "SIGINT" : "SIGTERM")),
+        std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("Process called exit"), std::string::npos) << message;
+    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+    EXPECT_FALSE(fs::exists(dir_ / "D"));
+    EXPECT_FALSE(fs::exists(dir_ / (".D.partial-" + std::to_string(pid))));
+  }
+}
+
+// The policy names of `vnsim help`'s "policies:" line.
+std::vector<std::string> policy_names(const std::string& help) {
+  const std::size_t at = help.find("\npolicies:");
+  std::istringstream line(help.substr(at + 10, help.find('\n', at + 1) - at - 10));
+  std::vector<std::string> names;
+  for (std::string name; line >> name;) names.push_back(name);
+  return names;
+}
+
+TEST_F(CliContract, CheckPassesOnEveryPolicyAndFailsOnACorruptedTimeline) {
+  ASSERT_EQ(vnsim("help"), 0);
+  const std::vector<std::string> policies = policy_names(out());
+  ASSERT_GE(policies.size(), 10u) << out();
+  for (const std::string& policy : policies) {
+    const std::string d = p("run-" + policy);
+    ASSERT_EQ(
+        vnsim("replay --cluster testbed --trace synthetic:60 --policy " + policy + " --quiet --out " + d), 0)
+        << err();
+    EXPECT_EQ(vnsim("check " + d), 0) << policy << ": " << err();
+    EXPECT_NE(out().find(": ok ("), std::string::npos) << out();
+  }
+  // Corrupt the tiresias timeline: repeat its first take, so a GPU is taken twice.
+  const fs::path alloc = dir_ / "run-tiresias" / "allocations.csv";
+  std::string text = slurp(alloc);
+  const std::size_t first_row = text.find('\n') + 1;
+  const std::string row = text.substr(first_row, text.find('\n', first_row) + 1 - first_row);
+  text.insert(first_row + row.size(), row);
+  write("run-tiresias/allocations.csv", text);
+  EXPECT_EQ(vnsim("check " + p("run-tiresias")), 1);
+  EXPECT_NE(err().find("allocations.csv:3: (t="), std::string::npos) << err();
+  // Drop a completion: the job is no longer accounted for.
+  text = slurp(dir_ / "run-fifo" / "allocations.csv");
+  const std::size_t complete = text.rfind(",complete\n");
+  const std::size_t start = text.rfind('\n', complete) + 1;
+  text.erase(start, complete + 10 - start);
+  write("run-fifo/allocations.csv", text);
+  EXPECT_EQ(vnsim("check " + p("run-fifo")), 1);
+  EXPECT_NE(err().find("no release with cause 'complete'"), std::string::npos) << err();
+  EXPECT_NE(err().find("still held"), std::string::npos) << err();
+}
+
+TEST_F(CliContract, SkippedRowsSayWhetherTheyAreCorruptOrFiltered) {
+  write("jobs.jsonl", R"({"id":"a","submit_s":0,"gpus":1,"model":"no-such-model","trace_duration_s":60})"
+                      "\n"
+                      R"({"id":"b","submit_s":5,"gpus":1,"trace_duration_s":60})"
+                      "\n");
+  // A model outside the catalog is routine filtering: --bad-rows fail goes on.
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --bad-rows fail --quiet --out " +
+                  p("o")),
+            0)
+      << err();
+  EXPECT_NE(err().find("skipped 1 rows: 0 corrupt, 1 filtered"), std::string::npos) << err();
+  write("jobs.jsonl", slurp(dir_ / "jobs.jsonl") + "{\"id\": 3}\n");
+  EXPECT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --bad-rows fail --quiet --out " +
+                  p("o")),
+            2);
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace " + p("jobs.jsonl") + " --quiet --out " + p("o")), 0)
+      << err();
+  EXPECT_NE(err().find("skipped 2 rows: 1 corrupt, 1 filtered"), std::string::npos) << err();
+  EXPECT_EQ(err().find("skipped (corrupt)"), err().find("skipped ("));  // corrupt rows are listed first
+  const std::string table = slurp(dir_ / "o" / "skipped_rows.csv");
+  EXPECT_EQ(table.rfind("file,line,reason,kind\n", 0), 0u) << table;
+  EXPECT_NE(table.find(",filtered\n"), std::string::npos) << table;
+  EXPECT_NE(table.find(",corrupt\n"), std::string::npos) << table;
+}
+
+}  // namespace
