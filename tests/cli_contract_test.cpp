@@ -23,6 +23,13 @@ namespace fs = std::filesystem;
 using vnsim::testing::exit_code;
 using vnsim::testing::slurp;
 
+// Waits (up to 20 s) until `path` exists: the run has reached that point.
+bool wait_for(const fs::path& path) {
+  for (int i = 0; i < 400 && !fs::exists(path); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return fs::exists(path);
+}
+
 class CliContract : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -146,27 +153,47 @@ TEST_F(CliContract, ImplausibleDurationIsABadRow) {
       << err();
 }
 
-TEST_F(CliContract, AReplayKilledOnAReusedFolderLeavesThePreviousRunWhole) {
+TEST_F(CliContract, AReplayKilledOnAReusedFolderLeavesNoOutputsThatLookLikeItsOwn) {
   const std::string d = p("D");
   ASSERT_EQ(vnsim("replay --cluster testbed --trace synthetic:30 --out " + d + " --quiet"), 0) << err();
-  const std::string jobs = slurp(dir_ / "D" / "jobs.csv"), run = slurp(dir_ / "D" / "run.json");
+  const std::string jobs = slurp(dir_ / "D" / "jobs.csv");
+  std::ofstream(dir_ / "D" / "notes.txt") << "mine\n";
   std::vector<std::string> args = kLongReplay;
   args.insert(args.end(), {"--out", d});
   const pid_t pid = start(args);
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(wait_for(dir_ / (".D.previous-" + std::to_string(pid))));
   ::kill(pid, SIGKILL);
   EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
-  // Nothing of the killed run is in D; its staging folder is beside D.
-  EXPECT_EQ(slurp(dir_ / "D" / "jobs.csv"), jobs);
-  EXPECT_EQ(slurp(dir_ / "D" / "run.json"), run);
+  // The killed run's work is in its staging folder; the previous run's
+  // outputs were set aside beside D when it started, so nothing in D looks
+  // like a finished run. Files of the user's own stay.
+  for (const char* f : {"jobs.csv", "summary.json", "run.json", "allocations.csv", "skipped_rows.csv"})
+    EXPECT_FALSE(fs::exists(dir_ / "D" / f)) << f;
+  EXPECT_TRUE(fs::exists(dir_ / "D" / "notes.txt"));
   EXPECT_TRUE(fs::exists(dir_ / (".D.partial-" + std::to_string(pid))));
-  // The next run removes the dead run's staging folder and replaces D's files.
+  EXPECT_EQ(slurp(dir_ / (".D.previous-" + std::to_string(pid)) / "jobs.csv"), jobs);
+  // The next run removes the dead run's folders and writes D's files.
   ASSERT_EQ(
       vnsim("replay --cluster testbed --trace synthetic:30 --policy fifo-backfill --out " + d + " --quiet"),
       0)
       << err();
   EXPECT_FALSE(fs::exists(dir_ / (".D.partial-" + std::to_string(pid))));
+  EXPECT_FALSE(fs::exists(dir_ / (".D.previous-" + std::to_string(pid))));
   EXPECT_NE(slurp(dir_ / "D" / "run.json").find("fifo-backfill"), std::string::npos);
+}
+
+TEST_F(CliContract, AFailedReplayGivesThePreviousRunItsFilesBack) {
+  const std::string d = p("D");
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace synthetic:30 --out " + d + " --quiet"), 0) << err();
+  const std::string run = slurp(dir_ / "D" / "run.json");
+  std::vector<std::string> args = kLongReplay;
+  args.insert(args.end(), {"--out", d});
+  const pid_t pid = start(args);
+  EXPECT_TRUE(wait_for(dir_ / (".D.previous-" + std::to_string(pid))));
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_exit(pid), 128 + SIGTERM);
+  EXPECT_EQ(slurp(dir_ / "D" / "run.json"), run);
+  EXPECT_FALSE(fs::exists(dir_ / (".D.previous-" + std::to_string(pid))));
 }
 
 TEST_F(CliContract, SigintAndSigtermEndAReplayCleanly) {

@@ -247,6 +247,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   if (loaded.jobs.empty() && !args.has("--allow-empty"))
     throw InputError(trace + ": no job to replay (" + std::to_string(loaded.skipped.size()) +
                      " rows skipped); check --format and the filters, or pass --allow-empty");
+  staged.withdraw_previous({"jobs.csv", "allocations.csv", "summary.json", "skipped_rows.csv", "run.json"});
   ProgressBar bar(!quiet);
   options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
   ReplayResult result =

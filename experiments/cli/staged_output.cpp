@@ -20,10 +20,10 @@ namespace fs = std::filesystem;
   throw InputError("--out " + path.string() + ": " + what + " (" + ec.message() + ")");
 }
 
-// Removes `<parent>/.<name>.partial-<pid>` folders whose process is gone (a
+// Removes `<parent>/.<name>.<kind>-<pid>` folders whose process is gone (a
 // run killed with SIGKILL could not clean up after itself).
-void remove_stale_staging(const fs::path& parent, const std::string& name) {
-  const std::string prefix = "." + name + ".partial-";
+void remove_stale(const fs::path& parent, const std::string& name, const std::string& kind) {
+  const std::string prefix = "." + name + "." + kind + "-";
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
     const std::string file = entry.path().filename().string();
@@ -48,14 +48,33 @@ StagedOutput::StagedOutput(const fs::path& final_dir) : final_(final_dir) {
   const fs::path parent = final_.has_parent_path() ? final_.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) out_error(final_, "cannot create its parent folder", ec);
-  remove_stale_staging(parent, final_.filename().string());
-  staging_ = parent / ("." + final_.filename().string() + ".partial-" + std::to_string(::getpid()));
+  const std::string name = final_.filename().string();
+  remove_stale(parent, name, "partial");
+  remove_stale(parent, name, "previous");
+  staging_ = parent / ("." + name + ".partial-" + std::to_string(::getpid()));
+  previous_ = parent / ("." + name + ".previous-" + std::to_string(::getpid()));
   fs::remove_all(staging_, ec);  // left by a killed run whose pid we now have
   if (!fs::create_directory(staging_, ec) || ec) out_error(final_, "cannot create a folder beside it", ec);
 }
 
 StagedOutput::~StagedOutput() {
   discard();
+}
+
+void StagedOutput::withdraw_previous(const std::vector<std::string>& names) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (finished_ || !fs::is_directory(final_)) return;
+  std::error_code ec;
+  for (const std::string& file : names) {
+    if (!fs::exists(final_ / file)) continue;
+    if (withdrawn_.empty()) {
+      fs::create_directory(previous_, ec);
+      if (ec) out_error(final_, "cannot create a folder beside it", ec);
+    }
+    fs::rename(final_ / file, previous_ / file, ec);
+    if (ec) out_error(final_, "cannot set " + file + " of the previous run aside", ec);
+    withdrawn_.push_back(file);
+  }
 }
 
 void StagedOutput::commit() {
@@ -72,6 +91,7 @@ void StagedOutput::commit() {
     }
     fs::remove(staging_, ec);
   }
+  fs::remove_all(previous_, ec);  // replaced by this run's files
   finished_ = true;
 }
 
@@ -80,6 +100,9 @@ bool StagedOutput::discard() {
   if (finished_) return false;
   std::error_code ec;
   fs::remove_all(staging_, ec);
+  // A run that fails or is interrupted gives the previous run's files back.
+  for (const std::string& file : withdrawn_) fs::rename(previous_ / file, final_ / file, ec);
+  fs::remove_all(previous_, ec);
   finished_ = true;
   return true;
 }
