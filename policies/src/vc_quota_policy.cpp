@@ -13,7 +13,10 @@ namespace vnsim {
 
 VcQuotaPolicy::VcQuotaPolicy(std::string inner_name, std::function<std::unique_ptr<Policy>()> factory,
                              VcQuotas quotas, bool borrowing)
-    : inner_name_(std::move(inner_name)), factory_(std::move(factory)), borrowing_(borrowing) {
+    : inner_name_(std::move(inner_name)),
+      factory_(std::move(factory)),
+      borrowing_(borrowing),
+      strict_order_(inner_name_ == "fifo") {
   for (const auto& [name, gpus] : quotas.gpus) {
     vc_by_name_.emplace(name, static_cast<int>(vcs_.size()));
     vcs_.push_back(Vc{name, gpus, nullptr});
@@ -122,11 +125,18 @@ std::vector<Decision> VcQuotaPolicy::decide(const SchedulerInput& input) {
   const auto lendable = [&] { return borrowing_ ? std::max(0, free - total_demand()) : 0; };
 
   // Each VC's policy sees the VC's queued jobs that could start now.
+  // A strict FIFO keeps its head of line within the VC: its queue is cut at
+  // the first job that cannot start, so no later job overtakes it.
   std::vector<std::vector<QueuedJob>> admissible(n);
+  std::vector<char> blocked(n, 0);
   for (const QueuedJob* q : queued) {
     const int v = vc_index(q->index, *q->spec);
+    if (blocked[v]) continue;
     const int g = q->spec->gpus;
-    if (usage[v] + g <= vcs_[v].quota || g <= lendable()) admissible[v].push_back(*q);
+    if (usage[v] + g <= vcs_[v].quota || g <= lendable())
+      admissible[v].push_back(*q);
+    else if (strict_order_)
+      blocked[v] = 1;
   }
   std::vector<std::size_t> calls;
   for (std::size_t v = 0; v < n; ++v)
@@ -144,11 +154,16 @@ std::vector<Decision> VcQuotaPolicy::decide(const SchedulerInput& input) {
       if (taken_back.empty() || !taken_back[static_cast<std::size_t>(r - input.running.data())])
         in.running.push_back(*r);
     const bool more_calls = c + 1 < calls.size();
+    bool dropped = false;
     for (Decision& d : vc.policy->decide(in)) {
       if (auto* s = std::get_if<StartJob>(&d)) {
         const int g = static_cast<int>(s->placement.gpus.size());
         const bool within = usage[v] + g <= vc.quota;
-        if (!within && g > lendable()) continue;  // over the quota: waits for the next decision
+        if (dropped && strict_order_) continue;  // a strict FIFO starts nothing after a job that waits
+        if (!within && g > lendable()) {
+          dropped = true;  // over the quota: waits for the next decision
+          continue;
+        }
         if (within) demand[v] = std::max(0, demand[v] - g);
         usage[v] += g;
         if (s->gpu_milli <= 0) {

@@ -139,6 +139,25 @@ TEST(VcQuotaPolicy, BorrowingLendsIdleQuotaAndTakesItBack) {
   EXPECT_EQ(started(d), std::vector<JobIndex>{a1});
 }
 
+TEST(VcQuotaPolicy, StrictFifoBlocksItsVcAtTheHeadFifoBackfillDoesNot) {
+  // VC a holds 2 of its 4 GPUs; a1 (4 GPUs) does not fit the 2 left, a2 (1) would.
+  for (const char* name : {"fifo", "fifo-backfill"}) {
+    Fixture f;
+    auto policy = make_vc_quota_policy(
+        name, [name] { return make_policy(name); }, quotas_4_4(), false);
+    const JobIndex a0 = f.add_job("a", 2);
+    f.apply(policy->decide(f.input(0)), 0);
+    f.add_job("a", 4);
+    const JobIndex a2 = f.add_job("a", 1);
+    const auto d = policy->decide(f.input(10));
+    if (std::string(name) == "fifo")
+      EXPECT_TRUE(started(d).empty()) << "a2 overtook the head a1 under strict fifo";
+    else
+      EXPECT_EQ(started(d), std::vector<JobIndex>{a2});
+    (void)a0;
+  }
+}
+
 TEST(VcQuotaPolicy, LendsOnlyGpusNoOwnerNeeds) {
   Fixture f;
   auto policy = quota_fifo(true);
