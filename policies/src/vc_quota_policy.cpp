@@ -127,16 +127,27 @@ std::vector<Decision> VcQuotaPolicy::decide(const SchedulerInput& input) {
   // Each VC's policy sees the VC's queued jobs that could start now.
   // A strict FIFO keeps its head of line within the VC: its queue is cut at
   // the first job that cannot start, so no later job overtakes it.
+  // The cut also keeps a long queue from costing fifo a placement per job
+  // only to have the starts past the quota dropped: its prefix is what fits.
   std::vector<std::vector<QueuedJob>> admissible(n);
   std::vector<char> blocked(n, 0);
+  std::vector<int> prefix_gpus(n, 0);  // strict fifo: GPUs of the jobs kept so far
   for (const QueuedJob* q : queued) {
     const int v = vc_index(q->index, *q->spec);
     if (blocked[v]) continue;
     const int g = q->spec->gpus;
-    if (usage[v] + g <= vcs_[v].quota || g <= lendable())
+    if (strict_order_) {
+      // The prefix may borrow what lies beyond the quota from the lendable GPUs.
+      const int prefix = prefix_gpus[v] + g;
+      if (usage[v] + prefix <= vcs_[v].quota + lendable()) {
+        admissible[v].push_back(*q);
+        prefix_gpus[v] = prefix;
+      } else {
+        blocked[v] = 1;
+      }
+    } else if (usage[v] + g <= vcs_[v].quota || g <= lendable()) {
       admissible[v].push_back(*q);
-    else if (strict_order_)
-      blocked[v] = 1;
+    }
   }
   std::vector<std::size_t> calls;
   for (std::size_t v = 0; v < n; ++v)
