@@ -16,7 +16,8 @@ VcQuotaPolicy::VcQuotaPolicy(std::string inner_name, std::function<std::unique_p
     : inner_name_(std::move(inner_name)),
       factory_(std::move(factory)),
       borrowing_(borrowing),
-      strict_order_(inner_name_ == "fifo") {
+      strict_order_(inner_name_ == "fifo"),
+      in_order_(inner_name_ == "fifo" || inner_name_ == "fifo-backfill") {
   for (const auto& [name, gpus] : quotas.gpus) {
     vc_by_name_.emplace(name, static_cast<int>(vcs_.size()));
     vcs_.push_back(Vc{name, gpus, nullptr});
@@ -127,22 +128,25 @@ std::vector<Decision> VcQuotaPolicy::decide(const SchedulerInput& input) {
   // Each VC's policy sees the VC's queued jobs that could start now.
   // A strict FIFO keeps its head of line within the VC: its queue is cut at
   // the first job that cannot start, so no later job overtakes it.
-  // The cut also keeps a long queue from costing fifo a placement per job
-  // only to have the starts past the quota dropped: its prefix is what fits.
+  // fifo and fifo-backfill take jobs in submission order, so they are shown
+  // only the jobs that fit the quota together (fifo: up to the first that
+  // does not; fifo-backfill: skipping those): otherwise a long queue costs
+  // them a placement per job, on other VCs' free GPUs, only to have the
+  // starts past the quota dropped.
   std::vector<std::vector<QueuedJob>> admissible(n);
   std::vector<char> blocked(n, 0);
-  std::vector<int> prefix_gpus(n, 0);  // strict fifo: GPUs of the jobs kept so far
+  std::vector<int> prefix_gpus(n, 0);  // fifo, fifo-backfill: GPUs of the jobs kept so far
   for (const QueuedJob* q : queued) {
     const int v = vc_index(q->index, *q->spec);
     if (blocked[v]) continue;
     const int g = q->spec->gpus;
-    if (strict_order_) {
-      // The prefix may borrow what lies beyond the quota from the lendable GPUs.
+    if (in_order_) {
+      // What lies beyond the quota may be borrowed from the lendable GPUs.
       const int prefix = prefix_gpus[v] + g;
       if (usage[v] + prefix <= vcs_[v].quota + lendable()) {
         admissible[v].push_back(*q);
         prefix_gpus[v] = prefix;
-      } else {
+      } else if (strict_order_) {
         blocked[v] = 1;
       }
     } else if (usage[v] + g <= vcs_[v].quota || g <= lendable()) {

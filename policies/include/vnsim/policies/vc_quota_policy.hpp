@@ -81,6 +81,7 @@ class VcQuotaPolicy : public Policy {
   std::function<std::unique_ptr<Policy>()> factory_;
   bool borrowing_;
   bool strict_order_;  // fifo: a VC's jobs start in submission order only
+  bool in_order_;      // fifo, fifo-backfill: jobs are taken in submission order
   std::vector<Vc> vcs_;
   std::unordered_map<std::string, int> vc_by_name_;
   std::vector<int> vc_of_job_;  // by job index, -1 = not looked up yet
