@@ -247,11 +247,11 @@ TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
   EXPECT_GT(fs::file_size(report / "report.html"), 1000u);
   for (const char* png :
        {"jct_cdf.png", "jct_by_seed.png", "jct_by_trace.png", "jct_vs_load.png", "utilisation_queue.png",
-        "gantt_fifo_seed1.png", "ftf_rho_cdf.png", "cost_energy.png"})
+        "gantt_fifo_seed1.png", "ftf_rho_cdf.png", "cost_energy.png", "wait_cdf.png", "wait_cdf_by_vc.png"})
     EXPECT_TRUE(fs::exists(report / png) && fs::file_size(report / png) > 1000u) << png;
   // The "why no plot" lines as printed outputs (in the cell sources they follow `print(\"`).
-  for (const char* skipped :
-       {" \"No load axis", " \"No finish-time-fairness plot", " \"No cost or energy plot"})
+  for (const char* skipped : {" \"No load axis", " \"No finish-time-fairness plot",
+                              " \"No cost or energy plot", " \"No per-VC wait plot"})
     EXPECT_EQ(notebook.find(skipped), std::string::npos) << skipped;
   EXPECT_EQ(vnsim("report " + (dir_ / "nowhere").string()), 2);
   EXPECT_NE(err().find("no results.csv"), std::string::npos) << err();

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 #include "allocations_csv.hpp"
 #include "args.hpp"
@@ -22,6 +23,7 @@
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/policies/vc_quota_policy.hpp"
 #include "vnsim/sim/node_events.hpp"
 #include "vnsim/sim/replay.hpp"
 #include "vnsim/sim/version.hpp"
@@ -133,6 +135,7 @@ const char* replay_usage() {
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
          "             [--seed N] [--macro-iterations M] [--quiet-rings] [--fluid-rings]\n"
          "             [--contended-macro-s S]\n"
+         "             [--vc-quotas FILE|trace [--vc-borrow on|off]]  (docs/POLICIES.md)\n"
          "             [--bad-rows skip|fail] [--allow-empty] [--quiet] [--hetero-split]\n"
          "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
          "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
@@ -162,6 +165,21 @@ PolicyParams take_policy_params(const std::vector<std::string>& argv, std::vecto
   return params;
 }
 
+// --vc-quotas FILE|trace (docs/POLICIES.md, "Virtual-cluster quotas").
+VcQuotas vc_quotas_from(const std::string& source, const std::vector<JobSpec>& jobs, int total_gpus) {
+  VcQuotas quotas = source == "trace" ? derive_vc_quotas(jobs, total_gpus) : read_vc_quotas(source);
+  check_vc_quotas(quotas, jobs, total_gpus);
+  return quotas;
+}
+
+// The quotas the run used (derived ones included), in the quota file format.
+void write_vc_quotas(const std::filesystem::path& path, const VcQuotas& quotas) {
+  std::ofstream f(path);
+  f << "vc,gpus\n";
+  for (const auto& [vc, gpus] : quotas.gpus) f << vc << ',' << gpus << '\n';
+  if (!f) throw InputError(path.string() + ": cannot write");
+}
+
 }  // namespace
 
 int run_replay_command(const std::vector<std::string>& all_argv) {
@@ -184,7 +202,9 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                                  "--revocation-rate",
                                  "--failure-rate",
                                  "--node-down",
-                                 "--contended-macro-s"};
+                                 "--contended-macro-s",
+                                 "--vc-quotas",
+                                 "--vc-borrow"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
   Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings", "--allow-empty"});
   if (auto placement = args.get("--placement")) {
@@ -228,9 +248,22 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   const StagedRegistration registration(staged);
   Cluster cluster(load_cluster_spec(cluster_name));
   if (auto file = args.get("--node-events")) options.node_events = read_node_events(*file, cluster);
-  std::unique_ptr<Policy> policy = make_policy(policy_name, policy_params);
+  std::unique_ptr<Policy> policy = make_policy(policy_name, policy_params, seed);
   LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed,
                                  job_preparation_from(args, seed));
+  const std::string borrow = args.get_or("--vc-borrow", "off");
+  if (borrow != "on" && borrow != "off")
+    throw InputError("--vc-borrow: expected on or off, got '" + borrow + "'");
+  std::optional<VcQuotas> quotas;
+  if (auto source = args.get("--vc-quotas")) {
+    quotas = vc_quotas_from(*source, loaded.jobs, cluster.gpu_count());
+    policy = make_vc_quota_policy(
+        policy_name,
+        [&policy_name, &policy_params, seed] { return make_policy(policy_name, policy_params, seed); },
+        *quotas, borrow == "on");
+  } else if (args.get("--vc-borrow")) {
+    throw InputError("--vc-borrow needs --vc-quotas FILE|trace");
+  }
   // Corrupt rows first: they are the ones to look at among routine filtering.
   std::vector<TraceIssue> shown;
   std::size_t corrupt = 0;
@@ -247,7 +280,8 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   if (loaded.jobs.empty() && !args.has("--allow-empty"))
     throw InputError(trace + ": no job to replay (" + std::to_string(loaded.skipped.size()) +
                      " rows skipped); check --format and the filters, or pass --allow-empty");
-  staged.withdraw_previous({"jobs.csv", "allocations.csv", "summary.json", "skipped_rows.csv", "run.json"});
+  staged.withdraw_previous(
+      {"jobs.csv", "allocations.csv", "summary.json", "skipped_rows.csv", "run.json", "vc_quotas.csv"});
   ProgressBar bar(!quiet);
   options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
   ReplayResult result =
@@ -269,6 +303,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   write_allocations_csv((dir / "allocations.csv").string(), result.allocations, result.jobs);
   write_summary_json((dir / "summary.json").string(), result.jobs, info);
   write_skipped_rows(dir / "skipped_rows.csv", loaded.skipped);
+  if (quotas) write_vc_quotas(dir / "vc_quotas.csv", *quotas);
   info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   info.peak_rss_mb = peak_rss_mb();
   write_run_json((dir / "run.json").string(), info);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -123,7 +124,8 @@ struct Entry {
 
 const PolicyParamInfo kPlacementParam{"placement", "consolidated",
                                       "consolidated | first-fit | topology-aware | random | most-free"};
-const PolicyParamInfo kSeedParam{"seed", "0", "seed of the random placement"};
+const PolicyParamInfo kSeedParam{"seed", "0",
+                                 "seed of the random placement (replay: --seed unless given here)"};
 
 ShortestFirstParams shortest_first_params(ParamReader& r) {
   ShortestFirstParams p;
@@ -186,7 +188,7 @@ const std::vector<Entry>& registry() {
         {"adaptive_batch", "1", "1: goodput-optimal batch per allocation; 0: each job keeps its own batch"},
         {"growth_limit", "0",
          "F > 0: at most F x the most GPUs a job has run on (Pollux simulator: 2); 0 = no limit"},
-        {"seed", "0", "seed of the genetic search"}}},
+        {"seed", "0", "seed of the genetic search (replay: --seed unless given here)"}}},
       {"optimus",
        [](ParamReader& r) {
          OptimusParams p;
@@ -289,7 +291,7 @@ const std::vector<Entry>& registry() {
        },
        {{"priorities", "1", "priority weights; job j gets priorities[hash(id, seed) mod n]"},
         {"mode", "in-place", "in-place | checkpoint-restart (how jobs are resized)"},
-        {"seed", "0", "seed of the priority draw"}}},
+        {"seed", "0", "seed of the priority draw (replay: --seed unless given here)"}}},
   };
   return entries;
 }
@@ -314,6 +316,17 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyParams&
   std::unique_ptr<Policy> policy = entry.factory(reader);
   reader.finish();
   return policy;
+}
+
+std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyParams& params,
+                                    std::uint64_t run_seed) {
+  const Entry& entry = find_entry(name);
+  const bool has_seed = std::any_of(entry.params.begin(), entry.params.end(),
+                                    [](const PolicyParamInfo& p) { return p.key == "seed"; });
+  if (!has_seed || params.count("seed") != 0) return make_policy(name, params);
+  PolicyParams seeded = params;
+  seeded.emplace("seed", std::to_string(run_seed));
+  return make_policy(name, seeded);
 }
 
 std::vector<std::string> policy_names() {

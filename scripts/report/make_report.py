@@ -77,17 +77,96 @@ save(fig, "jct_cdf")
 '''
 
 JCT_BY_AXIS = r'''
+def spread(frame, index, metric):
+    """Mean and range across seeds: each seed's value (averaged over the axes not in `index`), then the mean,
+    min and max of those per-seed values."""
+    per_seed = frame.groupby(index + ["seed"])[metric].mean()
+    return per_seed.groupby(level=list(range(len(index)))).agg(["mean", "min", "max"])
+
+def plot_spread(a, stats, axis, kind):
+    """stats: (axis value, policy) -> mean/min/max. One line (or bar group) per policy, error bars = range."""
+    values = list(dict.fromkeys(v for v, _ in stats.index))
+    policies = sorted(set(p for _, p in stats.index))
+    width = 0.8 / max(1, len(policies))
+    for k, policy in enumerate(policies):
+        rows = [stats.loc[(v, policy)] if (v, policy) in stats.index else None for v in values]
+        xs = np.arange(len(values)) + (k - (len(policies) - 1) / 2) * (width if kind == "bar" else 0.03)
+        mean = np.array([r["mean"] if r is not None else np.nan for r in rows])
+        lo = np.array([r["mean"] - r["min"] if r is not None else np.nan for r in rows])
+        hi = np.array([r["max"] - r["mean"] if r is not None else np.nan for r in rows])
+        if kind == "bar":
+            a.bar(xs, mean, width, yerr=[lo, hi], capsize=3, label=policy)
+        else:
+            a.errorbar(xs, mean, yerr=[lo, hi], marker="o", capsize=3, label=policy)
+    a.set_xticks(np.arange(len(values)))
+    a.set_xticklabels([str(v) for v in values], rotation=20 if len(values) > 2 else 0, fontsize=7)
+    a.set_xlabel(axis); a.legend(fontsize=7)
+
+SEEDS = ok.seed.nunique()
 for axis in AXES or ["policy"]:
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for metric, a in zip(["jct_mean_s", "jct_p99_s"], axes):
-        if axis == "policy":  # nothing varies but the policy: one bar per policy
-            ok.groupby("policy", sort=True)[metric].mean().plot(ax=a, kind="bar", rot=30)
-        else:
+        if axis == "seed":  # each seed on its own: the spread the other plots summarise
             table = ok.pivot_table(index=axis, columns="policy", values=metric, aggfunc="mean")
             table.plot(ax=a, marker="o", kind="line" if len(table) > 1 else "bar")
-        a.set_ylabel(metric.replace("_s", " (s)")); a.set_title(f"{{metric}} by {{axis}} (mean over other axes)")
-        a.grid(alpha=0.3)
+            a.set_title(f"{{metric}} by seed (mean over other axes)", fontsize=9)
+        elif axis == "policy":
+            stats = spread(ok.assign(all="all runs"), ["all", "policy"], metric)
+            plot_spread(a, stats, "policy", "bar")
+            a.set_title(f"{{metric}}: mean, bars = range over {{SEEDS}} seed(s)", fontsize=9)
+        else:
+            stats = spread(ok, [axis, "policy"], metric)
+            plot_spread(a, stats, axis, "line")
+            a.set_title(f"{{metric}} by {{axis}}: mean, bars = range over {{SEEDS}} seed(s)", fontsize=9)
+        a.set_ylabel(metric.replace("_s", " (s)")); a.grid(alpha=0.3)
     save(fig, f"jct_by_{{axis}}")
+display(spread(ok, ["trace", "policy"], "jct_mean_s").rename(columns=lambda c: f"jct_mean_s {{c}} over seeds"))
+'''
+
+WAIT_CDF = r'''
+# Waiting time (first start - submission) of completed jobs, pooled over seeds; one panel per trace or cluster.
+def cdf(ax, values, label):
+    x = np.sort(np.asarray(values, dtype=float))
+    if len(x):
+        ax.plot(x, np.arange(1, len(x) + 1) / len(x), label=label)
+
+fig, axs = plt.subplots(1, len(panels), figsize=(7 if len(panels) == 1 else 5 * len(panels), 4), sharey=True,
+                        squeeze=False)
+for ax, value in zip(axs[0], panels):
+    subset = ok if value is None else ok[ok[panel_axis] == value]
+    for policy, runs in subset.groupby("policy", sort=True):
+        w = pd.concat([load_jobs(r).query("final_state == 'COMPLETED'")["waiting_time"] for _, r in runs.iterrows()])
+        cdf(ax, w, f"{{policy}} (mean {{w.mean():,.0f}} s, {{(w > 0).mean():.0%}} wait)")
+    ax.set_xscale("symlog", linthresh=1); ax.set_xlabel("waiting time (s, log scale above 1 s)")
+    ax.grid(alpha=0.3); ax.legend(fontsize=7)
+    ax.set_title("Wait-time CDF per policy" + (f"\n{{panel_axis}}: {{value}}" if value is not None else ""),
+                 fontsize=9)
+axs[0][0].set_ylabel("fraction of completed jobs")
+save(fig, "wait_cdf")
+
+# Per VC (jobs.csv `vc`): the heaviest trace axis value (last panel), each policy in its own panel, the 8 VCs
+# with the most jobs.
+last = ok if panels[-1] is None else ok[ok[panel_axis] == panels[-1]]
+jobs_by_policy = {{p: pd.concat([load_jobs(r) for _, r in runs.iterrows()]) for p, runs in last.groupby("policy")}}
+if any("vc" in j.columns and j.vc.notna().any() for j in jobs_by_policy.values()):
+    n = len(jobs_by_policy)
+    cols = min(n, 4)
+    fig, axs = plt.subplots((n + cols - 1) // cols, cols, figsize=(4.2 * cols, 3.4 * ((n + cols - 1) // cols)),
+                            sharey=True, squeeze=False)
+    for ax, (policy, jobs) in zip(axs.flat, sorted(jobs_by_policy.items())):
+        done = jobs[jobs.final_state == "COMPLETED"].assign(vc=lambda d: d.vc.fillna("-"))
+        for vc in done.vc.value_counts().index[:8]:
+            w = done[done.vc == vc].waiting_time
+            cdf(ax, w, f"{{vc}} ({{len(w)}} jobs, mean {{w.mean():,.0f}} s)")
+        ax.set_xscale("symlog", linthresh=1); ax.grid(alpha=0.3); ax.legend(fontsize=6)
+        ax.set_title(f"{{policy}}" + (f", {{panels[-1]}}" if panels[-1] is not None else ""), fontsize=8)
+        ax.set_xlabel("waiting time (s)")
+    for ax in list(axs.flat)[n:]:
+        ax.axis("off")
+    fig.suptitle("Wait-time CDF per VC (8 VCs with the most jobs; seeds pooled)", fontsize=10)
+    save(fig, "wait_cdf_by_vc")
+else:
+    print("No per-VC wait plot: the jobs have no VC (jobs.csv `vc` is empty).")
 '''
 
 TIMELINE = r'''
@@ -107,14 +186,20 @@ def timeline(jobs):
 
 first = ok.sort_values(["policy", "run_index"]).groupby("policy", sort=True).head(1)
 fig, (a1, a2) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+last_start = 0.0
 for _, run in first.iterrows():
-    t, busy, queue = timeline(load_jobs(run))
+    jobs = load_jobs(run)
+    last_start = max(last_start, jobs.starting_time.max())
+    t, busy, queue = timeline(jobs)
     total = load_summary(run)["run"]["total_gpus"]
     label = f"{{run.policy}} (seed {{run.seed}}, {{run.trace}})"
     a1.step(t / 3600, busy / total, where="post", label=label)
     a2.step(t / 3600, queue, where="post", label=label)
 a1.set_ylabel("GPU utilisation"); a2.set_ylabel("queued jobs"); a2.set_xlabel("time (h)")
-a1.set_title("GPU utilisation and queue length over time (first run of each policy)")
+# Until the last job starts: afterwards the queue is empty and only long jobs run out.
+if last_start > 0:
+    a2.set_xlim(0, last_start * 1.05 / 3600)
+a1.set_title("GPU utilisation and queue length over time, until the last start (first run of each policy)")
 a1.legend(); a1.grid(alpha=0.3); a2.grid(alpha=0.3)
 save(fig, "utilisation_queue")
 '''
@@ -158,10 +243,14 @@ if "trace" in AXES and keys and loads.load.nunique() > 1:
     key = " / ".join(sorted(keys))
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for metric, a in zip(["jct_mean_s", "jct_p99_s"], axes):
-        table = loads.pivot_table(index="load", columns="policy", values=metric, aggfunc="mean")
-        table.plot(ax=a, marker="o")
+        stats = spread(loads, ["load", "policy"], metric)
+        for policy in sorted(set(p for _, p in stats.index)):
+            st = stats.xs(policy, level="policy").sort_index()
+            a.errorbar(st.index, st["mean"], yerr=[st["mean"] - st["min"], st["max"] - st["mean"]], marker="o",
+                       capsize=3, label=policy)
         a.set_xlabel(f"load ({{key}})"); a.set_ylabel(metric.replace("_s", " (s)")); a.set_yscale("log")
-        a.set_title(f"{{metric}} against load (mean over other axes)"); a.grid(alpha=0.3)
+        a.set_title(f"{{metric}} against load: mean, bars = range over {{SEEDS}} seed(s)", fontsize=9)
+        a.grid(alpha=0.3); a.legend(fontsize=7)
     save(fig, "jct_vs_load")
 else:
     print("No load axis: the traces do not differ by a load-scale or arrival-scale option.")
@@ -252,7 +341,12 @@ def build(results_rel, any_ok):
         return nb
     nb.cells += [
         md("## JCT CDF per policy"), code(JCT_CDF.format()),
-        md("## Mean and p99 JCT against each varying axis"), code(JCT_BY_AXIS.format()),
+        md("## Mean and p99 JCT against each varying axis\nWith several seeds, each point is the mean over "
+           "seeds of the per-seed value and the error bar spans the smallest to the largest per-seed value."),
+        code(JCT_BY_AXIS.format()),
+        md("## Waiting-time CDF per policy and per VC\nWaiting time = first start − submission (jobs.csv "
+           "`waiting_time`) of completed jobs, every seed pooled. The per-VC panels use the VC of each job "
+           "(jobs.csv `vc`)."), code(WAIT_CDF.format()),
         md("## GPU utilisation and queue length over time"), code(TIMELINE.format()),
         md("## Mean and p99 JCT against load\nWhen the traces differ by their `load-scale` (or `arrival-scale`) "
            "option, the factor is the x axis."), code(LOAD.format()),

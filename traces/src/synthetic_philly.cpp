@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "seeded_hash.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
@@ -31,6 +32,37 @@ int draw_gpu_count(double u) {
     if (k < cumulative) return w.gpus;
   }
   return weights.back().gpus;
+}
+
+// Philly's VCs with their job counts, counted in the `cluster` column of
+// shared/traces/philly_2017_pollux_full.csv (82,247 jobs, 15 VCs).
+struct VcWeight {
+  const char* vc;
+  long jobs;
+};
+const std::vector<VcWeight>& philly_vc_weights() {
+  static const std::vector<VcWeight> weights = {
+      {"6214e9", 41226}, {"11cb48", 16091}, {"6c71a0", 9953}, {"b436b2", 7423}, {"103959", 1934},
+      {"ee9e8c", 1511},  {"0e4a51", 1435},  {"ed69ec", 1137}, {"7f04ca", 723},  {"2869ce", 422},
+      {"e13805", 374},   {"23dbec", 8},     {"51b7ef", 4},    {"925e2b", 3},    {"795a4c", 3}};
+  return weights;
+}
+
+// A VC drawn by the published job shares from a hash of (seed, job id), so
+// the three mt19937_64 draws per job, and with them every other field, stay
+// as they were.
+std::string draw_philly_vc(std::uint64_t seed, const std::string& job_id) {
+  long total = 0;
+  for (const auto& w : philly_vc_weights()) total += w.jobs;
+  const double u =
+      static_cast<double>(traces_detail::hash_seed_and_id(seed ^ 0x5643ULL, job_id) >> 11) * 0x1.0p-53;
+  const auto k = static_cast<long>(u * static_cast<double>(total));
+  long cumulative = 0;
+  for (const auto& w : philly_vc_weights()) {
+    cumulative += w.jobs;
+    if (k < cumulative) return w.vc;
+  }
+  return philly_vc_weights().back().vc;
 }
 
 }  // namespace
@@ -71,6 +103,7 @@ std::vector<JobSpec> draw_philly_like_jobs(std::size_t n_jobs, double jobs_per_h
 std::vector<JobSpec> generate_philly_like(std::size_t n_jobs, double jobs_per_hour, std::uint64_t seed,
                                           const Cluster& alone_on) {
   std::vector<JobSpec> jobs = draw_philly_like_jobs(n_jobs, jobs_per_hour, seed);
+  for (JobSpec& job : jobs) job.vc = draw_philly_vc(seed, job.id);
   assign_work(jobs, alone_on, GpuCatalog::builtin(), ModelCatalog::builtin(), seed);
   return jobs;
 }

@@ -96,7 +96,7 @@ TEST(SyntheticPhilly, GeneratedJobsAreRunnable) {
     EXPECT_GE(j.iterations, 1) << j.id;
     EXPECT_EQ(j.virtual_nodes, j.gpus) << j.id;
     EXPECT_GT(j.global_batch, 0) << j.id;
-    EXPECT_EQ(j.vc, "");
+    EXPECT_EQ(j.vc, again[i].vc);
     EXPECT_EQ(j.model, again[i].model);
     EXPECT_EQ(j.iterations, again[i].iterations);
   }
@@ -114,6 +114,25 @@ TEST(SyntheticPhilly, DefaultClusterIsPhilly2017) {
   const auto same = generate_philly_like(50, 31.5, 3, philly);
   ASSERT_EQ(jobs.size(), same.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) EXPECT_EQ(jobs[i].iterations, same[i].iterations);
+}
+
+// The VCs follow Philly's job shares (6214e9: 41,226 of 82,247 jobs = 50.1 %;
+// 11cb48: 19.6 %), and drawing them leaves every other field as
+// draw_philly_like_jobs made it.
+TEST(SyntheticPhilly, VcsFollowPhillysJobShares) {
+  const Cluster philly(load_cluster_spec("philly-2017"));
+  const auto jobs = generate_philly_like(20000, 31.5, 7, philly);
+  const auto drawn = draw_philly_like_jobs(20000, 31.5, 7);
+  std::map<std::string, int> count;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    ++count[jobs[i].vc];
+    ASSERT_EQ(jobs[i].gpus, drawn[i].gpus);
+    ASSERT_EQ(jobs[i].submit_s, drawn[i].submit_s);
+  }
+  EXPECT_NEAR(count["6214e9"] / 20000.0, 41226 / 82247.0, 0.01);
+  EXPECT_NEAR(count["11cb48"] / 20000.0, 16091 / 82247.0, 0.01);
+  EXPECT_EQ(count.count(""), 0u);
+  EXPECT_LE(count.size(), 15u);
 }
 
 }  // namespace

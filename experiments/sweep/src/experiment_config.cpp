@@ -20,11 +20,12 @@ namespace {
 
 using nlohmann::json;
 
-// The value-taking trace options of `vnsim replay` (experiments/cli/trace_options.cpp).
+// The value-taking trace options of `vnsim replay` (experiments/cli/trace_options.cpp),
+// and its VC quota options (they apply to the trace's jobs).
 const std::set<std::string>& trace_option_names() {
-  static const std::set<std::string> names = {"from-s",     "to-s",        "vc",         "user",
-                                              "status",     "min-gpus",    "max-gpus",   "arrival-scale",
-                                              "load-scale", "model-rules", "failed-jobs"};
+  static const std::set<std::string> names = {
+      "from-s",        "to-s",       "vc",          "user",        "status",    "min-gpus", "max-gpus",
+      "arrival-scale", "load-scale", "model-rules", "failed-jobs", "vc-quotas", "vc-borrow"};
   return names;
 }
 
@@ -119,7 +120,8 @@ class Parser {
             if (!trace_option_names().count(name))
               fail(p + "." + name, "unknown trace option (see docs/EXPERIMENTS.md for the list)");
             std::string s = scalar_text(option, p + "." + name);
-            if (name == "model-rules") s = resolve(s, p + "." + name);
+            if (name == "model-rules" || (name == "vc-quotas" && s != "trace"))
+              s = resolve(s, p + "." + name);
             t.options.emplace_back(name, s);  // items() iterates keys sorted
           }
         } else {

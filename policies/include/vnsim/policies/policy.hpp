@@ -4,6 +4,7 @@
 // includes no SimGrid, CUDA or MPI header, so the same object drives the
 // simulator and the real executor.
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -139,6 +140,12 @@ std::vector<std::string> policy_names();
 // experiment config). Unknown keys and bad values throw InputError.
 using PolicyParams = std::map<std::string, std::string>;
 std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyParams& params);
+// As above, with the run's seed (--seed, a sweep's seeds) as the `seed`
+// parameter of every policy that has one and was not given one in `params`:
+// one seed reaches every random choice (placement random, pollux's genetic
+// search, vf-wfs' priority draw) unless a policy parameter overrides it.
+std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyParams& params,
+                                    std::uint64_t run_seed);
 struct PolicyParamInfo {
   std::string key;
   std::string default_value;
