@@ -114,6 +114,7 @@ std::string jobs_csv_row(const JobRecord& j) {
   cell(fixed6(j.lost_work_s, who + "lost_work_s"));
   cell(fixed6(j.energy_j, who + "energy_j"));
   cell(fixed6(j.cost_usd, who + "cost_usd"));
+  cell(std::to_string(j.virtual_nodes));
   return row;
 }
 
@@ -187,7 +188,7 @@ void write_jobs_csv(const std::string& path, const std::vector<JobRecord>& jobs)
   std::string text =
       "job_id,submission_time,requested_number_of_resources,starting_time,finish_time,waiting_time,"
       "execution_time,turnaround_time,stretch,final_state,allocated_resources,reason,restarts,model,"
-      "iterations,gpu_seconds,lost_work_s,energy_j,cost_usd\n";
+      "iterations,gpu_seconds,lost_work_s,energy_j,cost_usd,virtual_nodes\n";
   for (const auto& j : jobs) text += jobs_csv_row(j) + "\n";
   write_file(path, text);
 }

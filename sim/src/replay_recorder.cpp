@@ -23,6 +23,7 @@ ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs,
     rec.requested_gpus = spec.gpus;
     rec.model = spec.model;
     rec.iterations = spec.iterations;
+    rec.virtual_nodes = spec.effective_virtual_nodes();
     result_.jobs.push_back(std::move(rec));
   }
 }

@@ -29,6 +29,7 @@ struct JobRecord {
   double lost_work_s = 0;  // progress lost to preemptions/revocations since the last checkpoint
   double energy_j = 0;     // busy power of the GPUs held x time held
   double cost_usd = 0;     // GPU time held x its on-demand or spot price
+  int virtual_nodes = 0;   // V the job ran with (gradient accumulation); 0 = not recorded
 
   double wait_s() const { return start_s >= 0 ? start_s - submit_s : -1; }
   double jct_s() const { return finish_s >= 0 ? finish_s - submit_s : -1; }
