@@ -80,4 +80,21 @@ TEST_F(PublishedWorkload, PolluxWorkload6CompletesEveryJobUnderPolluxWithDefault
   EXPECT_NE(summary.find("\"rejected\": 0"), std::string::npos) << summary;
 }
 
+TEST_F(PublishedWorkload, CalibrateHasHelpAndBadInputExitsTwo) {
+  const std::string vnsim = VNSIM_CLI_PATH;
+  const std::string err = (dir_ / "err.txt").string();
+  EXPECT_EQ(exit_code(vnsim + " calibrate --help > /dev/null"), 0);
+  EXPECT_EQ(exit_code(vnsim + " calibrate --cluster pollux-16x4 --pollux-profiles " +
+                      (dir_ / "none").string() + " 2> " + err),
+            2);
+  EXPECT_NE(slurp(err).find("none: not a folder"), std::string::npos) << slurp(err);
+  fs::create_directories(dir_ / "p" / "cifar10");
+  std::ofstream(dir_ / "p" / "cifar10" / "placements.csv") << "placement,local_bsz,step_time\n4,64,zero\n";
+  EXPECT_EQ(exit_code(vnsim + " calibrate --cluster pollux-16x4 --pollux-profiles " + (dir_ / "p").string() +
+                      " 2> " + err),
+            2);
+  EXPECT_NE(slurp(err).find("placements.csv:2: step_time 'zero' must be a number > 0"), std::string::npos)
+      << slurp(err);
+}
+
 }  // namespace
