@@ -97,4 +97,23 @@ TEST_F(PublishedWorkload, CalibrateHasHelpAndBadInputExitsTwo) {
       << slurp(err);
 }
 
+// The Sia artifact's slowdowns (cifar10 1.8): a cifar10 job alone runs 1.8x
+// as long, up to the unscaled latency terms of its single-GPU step (none).
+TEST_F(PublishedWorkload, SiaArtifactCalibrationSlowsEachModelByItsFactor) {
+  std::ofstream(dir_ / "w.csv")
+      << "name,time,application,num_replicas,batch_size\ncifar10-0,0,cifar10,1,128\n";
+  const std::string trace = (dir_ / "w.csv").string() + " --format pollux-workload";
+  ASSERT_EQ(replay(trace, "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto plain = rows();
+  ASSERT_EQ(replay(trace + " --model-calibration sia-artifact", "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto slow = rows();
+  ASSERT_EQ(plain.size(), 2u);
+  ASSERT_EQ(slow.size(), 2u);
+  EXPECT_NEAR(std::stod(slow[1][7]) / std::stod(plain[1][7]), 1.8, 1e-6);  // turnaround_time
+  EXPECT_EQ(replay(trace + " --model-calibration nope", "fifo"), 2);
+  EXPECT_NE(slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: sia-artifact)"),
+            std::string::npos)
+      << slurp(dir_ / "err.txt");
+}
+
 }  // namespace

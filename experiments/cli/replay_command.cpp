@@ -93,7 +93,7 @@ const char* replay_usage() {
          "             [--format "
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
          "             [--seed N] [--macro-iterations M] [--quiet-rings] [--fluid-rings]\n"
-         "             [--contended-macro-s S]\n"
+         "             [--contended-macro-s S] [--model-calibration NAME (e.g. sia-artifact)]\n"
          "             [--bad-rows skip|fail] [--quiet] [--hetero-split]\n"
          "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
          "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
@@ -143,9 +143,13 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                                  "--revocation-rate",
                                  "--failure-rate",
                                  "--node-down",
-                                 "--contended-macro-s"};
+                                 "--contended-macro-s",
+                                 "--model-calibration"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
   Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings"});
+  // Before anything reads the model catalog: the engine, the policies and the
+  // construction rules all price steps with the calibrated one.
+  if (auto name = args.get("--model-calibration")) ModelCatalog::select_builtin_calibration(*name);
   if (auto placement = args.get("--placement")) {
     if (!policy_params.emplace("placement", *placement).second)
       throw InputError("--placement and --policy-param placement=... both given");
