@@ -110,6 +110,8 @@ TEST_F(PublishedWorkload, SiaArtifactCalibrationSlowsEachModelByItsFactor) {
   ASSERT_EQ(plain.size(), 2u);
   ASSERT_EQ(slow.size(), 2u);
   EXPECT_NEAR(std::stod(slow[1][7]) / std::stod(plain[1][7]), 1.8, 1e-6);  // turnaround_time
+  EXPECT_NE(slurp(dir_ / "out" / "summary.json").find("\"model_calibration\": \"sia-artifact\""),
+            std::string::npos);
   EXPECT_EQ(replay(trace + " --model-calibration nope", "fifo"), 2);
   EXPECT_NE(slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: sia-artifact)"),
             std::string::npos)

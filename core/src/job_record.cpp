@@ -224,6 +224,7 @@ void write_summary_json(const std::string& path, const std::vector<JobRecord>& j
               {"trace", info.trace},
               {"seed", info.seed},
               {"total_gpus", info.total_gpus}};
+  if (!info.model_calibration.empty()) s["run"]["model_calibration"] = info.model_calibration;
   s["counts"] = {{"submitted", jobs.size()}, {"completed", completed}, {"rejected", jobs.size() - completed}};
   s["jct_s"] = distribution(jct, /*with_max=*/true, "jct_s");
   s["wait_s"] = distribution(wait, /*with_max=*/false, "wait_s");
@@ -243,6 +244,7 @@ void write_run_json(const std::string& path, const RunInfo& info) {
   r["trace"] = info.trace;
   r["seed"] = info.seed;
   r["total_gpus"] = info.total_gpus;
+  if (!info.model_calibration.empty()) r["model_calibration"] = info.model_calibration;
   r["wall_s"] = round6(info.wall_s, "wall_s");
   r["scheduler_wall_s"] = round6(info.scheduler_wall_s, "scheduler_wall_s");
   r["peak_rss_mb"] = round6(info.peak_rss_mb, "peak_rss_mb");

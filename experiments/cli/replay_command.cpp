@@ -209,6 +209,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   info.cluster = cluster.spec().name;
   info.trace = loaded.description;
   info.seed = seed;
+  info.model_calibration = args.get_or("--model-calibration", "");
   info.total_gpus = cluster.gpu_count();
   info.scheduler_wall_s = result.scheduler_wall_s;
   info.simgrid_version = simgrid_version();

@@ -60,6 +60,7 @@ struct RunInfo {  // facts about the run itself, for summary.json
   std::string cluster;
   std::string trace;
   unsigned long long seed = 0;
+  std::string model_calibration;  // --model-calibration name; "" = none (not written)
   double wall_s = 0;
   double peak_rss_mb = 0;
   double scheduler_wall_s = 0;
