@@ -8,8 +8,15 @@ Each row of validation-<M0>.csv is one epoch: `progress` is the cumulative
 scale-invariant iterations and grad_sqr / grad_var are the gradient
 statistics normalised to M0 (algorithms.md 7.2), so
     phi = M0 * grad_var / grad_sqr.
-total_progress = last `iteration` of that file (= target_samples / M0 in
-model_targets.json), the end of training in the Pollux simulator.
+
+It also writes every validated batch's own statistics ("per_batch"), the
+model of the Pollux simulator (osdi21-artifact simulator/applications.py):
+epoch e ends at progress epoch_end[e] = the smallest `progress` of row e
+over the model's validation-<M>.csv files, and during epoch e a job at batch
+M has grad_sqr and grad_var of row e, linear in M between the two validated
+batches around it. total_progress = epoch_end of the last epoch: the
+simulator ends every job after its model's last epoch (no model has a target
+metric), so this is the training target in progress units.
 
 Usage: scripts/derive_noise_scale.py [PROFILES_DIR] [OUT_JSON]
 defaults: ../shared/profiles/pollux and core/data/noise_scale.json,
@@ -46,6 +53,26 @@ def knots(path, m0):
     return out, last_iteration
 
 
+def per_batch_stats(model_dir, batches):
+    rows = {}
+    for m in batches:
+        path = model_dir / f"validation-{m}.csv"
+        rows[m] = list(csv.DictReader(path.open(newline="")))
+        if len(rows[m]) != len(rows[batches[0]]):
+            sys.exit(f"{path}: {len(rows[m])} epochs, validation-{batches[0]}.csv has {len(rows[batches[0]])}")
+        for i, row in enumerate(rows[m]):
+            if float(row["grad_var"]) < 0:
+                sys.exit(f"{path}: row {i + 2}: grad_var must be >= 0")
+    epochs = len(rows[batches[0]])
+    ends = [min(float(rows[m][e]["progress"]) for m in batches) for e in range(epochs)]
+    return {
+        "epoch_end": [round(x, 3) for x in ends],
+        "batches": batches,
+        "grad_sqr": [[float(f"{float(r['grad_sqr']):.6g}") for r in rows[m]] for m in batches],
+        "grad_var": [[float(f"{float(r['grad_var']):.6g}") for r in rows[m]] for m in batches],
+    }
+
+
 def derive(profiles):
     models = {}
     for model_dir in sorted(p for p in profiles.iterdir() if p.is_dir()):
@@ -54,12 +81,14 @@ def derive(profiles):
         if not batches:
             continue
         m0 = batches[0]
-        points, last_iteration = knots(model_dir / f"validation-{m0}.csv", m0)
+        points, _ = knots(model_dir / f"validation-{m0}.csv", m0)
+        per_batch = per_batch_stats(model_dir, batches)
         models[model_dir.name] = {
             "initial_batch": m0,
             "max_batch": batches[-1],
-            "total_progress": last_iteration,
+            "total_progress": per_batch["epoch_end"][-1],
             "phi": [[round(p, 3), float(f"{phi:.6g}")] for p, phi in points],
+            "per_batch": per_batch,
         }
         phis = [phi for _, phi in points]
         print(f"{model_dir.name}: M0={m0} max M={batches[-1]} epochs={len(points)} "
@@ -73,7 +102,8 @@ def main():
     doc = {
         "source": "scripts/derive_noise_scale.py from profiles/pollux/<model>/validation-<M0>.csv "
                   "(Pollux osdi21-artifact simulator/traces); phi = M0 * grad_var / grad_sqr per epoch, "
-                  "keyed by cumulative progress (scale-invariant iterations)",
+                  "keyed by cumulative progress (scale-invariant iterations); per_batch: every "
+                  "validation-<M>.csv's grad_sqr/grad_var per epoch, epoch ends = smallest progress of each row",
         "models": derive(profiles),
     }
     out.write_text(json.dumps(doc, indent=1) + "\n")

@@ -1,7 +1,10 @@
 #include "vnsim/core/feasibility.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/core/parallel_layout.hpp"
 #include "vnsim/core/parameter_server_job.hpp"
 #include "vnsim/core/units.hpp"
@@ -64,6 +67,23 @@ GpuTypeMask allowed_gpu_types(const JobSpec& job, const Cluster& cluster, const 
   return mask;
 }
 
+std::optional<int> virtual_nodes_to_fit(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
+                                        const ModelCatalog& models) {
+  const int own = job.effective_virtual_nodes();
+  const ModelParams* model = models.find(job.model);
+  if (model == nullptr || uses_layout(job) || job.gpus < 1 || job.global_batch <= 0 || own < 1) return own;
+  const GpuType* bound = memory_bounding_type(job, cluster, gpus);
+  if (bound == nullptr) return own;
+  // A micro-batch holds whole samples, at most as many as fit the memory and
+  // the model's profiled range (the goodput policies' limit as well).
+  const int samples = max_local_batch_for_memory(*model, bound->memory_bytes);
+  if (samples < 1) return std::nullopt;
+  const auto micro_batch = [&](int v) { return (job.global_batch + v - 1) / v; };
+  if (micro_batch(own) <= samples) return own;
+  const int per_gpu = (job.global_batch + job.gpus * samples - 1) / (job.gpus * samples);
+  return std::max(own, job.gpus * per_gpu);
+}
+
 std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
                                           const ModelCatalog& models) {
   if (job.id.empty()) return "job id is empty";
@@ -104,8 +124,15 @@ std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& clu
   const double needed = *memory_per_gpu_bytes(job, cluster, models);
   if (needed > bound->memory_bytes) {
     const std::string under = uses_layout(job) ? " under layout " + describe(layout_of(job)) : "";
-    return "needs " + gib(needed) + " GiB per GPU" + under + ", largest allowed GPU (" + bound->name +
-           ") has " + gib(bound->memory_bytes) + " GiB";
+    std::string why = "needs " + gib(needed) + " GiB per GPU" + under + ", largest allowed GPU (" +
+                      bound->name + ") has " + gib(bound->memory_bytes) + " GiB";
+    if (!virtual_nodes_to_fit(job, cluster, gpus, models)) {
+      const ModelParams& model = *models.find(job.model);
+      why += "; no gradient accumulation fits (weights and the smallest micro-batch, " +
+             std::to_string(model.min_local_batch) + " sample(s), need " +
+             gib(model.memory_needed_bytes(model.min_local_batch)) + " GiB)";
+    }
+    return why;
   }
   // Smaller GPU types may be too small for the job: count only those that fit.
   const GpuTypeMask allowed = allowed_gpu_types(job, cluster, gpus, models);

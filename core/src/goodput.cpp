@@ -15,11 +15,28 @@ namespace {
 constexpr int kStepsPerKnotInterval = 4;
 constexpr int kBatchCandidates = 50;  // Pollux's GoodputFunction.optimize
 
-// The integration pieces of the progress axis: [0, first knot] and
-// [last knot, inf) at the knot's phi, each knot interval cut evenly.
+// phi of a batch whose gradient statistics are (sqr, var), normalised to M0.
+double phi_of_stats(double m0, double sqr, double var) {
+  return sqr > 0 ? m0 * var / sqr : std::numeric_limits<double>::max();
+}
+
+// The integration pieces of the progress axis. Per-batch statistics: one
+// piece per epoch at the batch's phi, the last continued to inf. Otherwise
+// [0, first knot] and [last knot, inf) at the knot's phi, each knot interval
+// cut evenly.
 template <typename Visit>  // bool visit(double lo, double hi, double phi): false stops
-void for_each_piece(const NoiseScaleProfile& p, Visit visit) {
+void for_each_piece(const NoiseScaleProfile& p, double batch, Visit visit) {
   const double inf = std::numeric_limits<double>::infinity();
+  if (p.per_batch()) {
+    double lo = 0;
+    for (std::size_t e = 0; e < p.epoch_end.size(); ++e) {
+      const bool last = e + 1 == p.epoch_end.size();
+      const double hi = last ? inf : p.epoch_end[e];
+      if (!visit(lo, hi, p.phi_at(lo, batch))) return;
+      lo = hi;
+    }
+    return;
+  }
   if (!visit(0.0, p.progress.front(), p.phi.front())) return;
   for (std::size_t k = 0; k + 1 < p.progress.size(); ++k) {
     const double width = (p.progress[k + 1] - p.progress[k]) / kStepsPerKnotInterval;
@@ -30,6 +47,33 @@ void for_each_piece(const NoiseScaleProfile& p, Visit visit) {
     }
   }
   visit(p.progress.back(), inf, p.phi.back());
+}
+
+void parse_per_batch(const std::string& where, const nlohmann::json& j, NoiseScaleProfile& p) {
+  p.epoch_end = j.at("epoch_end").get<std::vector<double>>();
+  p.batches = j.at("batches").get<std::vector<int>>();
+  p.grad_sqr = j.at("grad_sqr").get<std::vector<std::vector<double>>>();
+  p.grad_var = j.at("grad_var").get<std::vector<std::vector<double>>>();
+  if (p.epoch_end.empty() || p.batches.empty()) throw InputError(where + ": needs epochs and batches");
+  for (std::size_t e = 0; e < p.epoch_end.size(); ++e)
+    if (!(p.epoch_end[e] > (e == 0 ? 0.0 : p.epoch_end[e - 1])))
+      throw InputError(where + ".epoch_end: must be > 0 and strictly increasing");
+  for (std::size_t b = 0; b < p.batches.size(); ++b)
+    if (p.batches[b] < 1 || (b > 0 && p.batches[b] <= p.batches[b - 1]))
+      throw InputError(where + ".batches: must be >= 1 and strictly increasing");
+  const auto check_table = [&](const std::vector<std::vector<double>>& t, const char* name,
+                               bool non_negative) {
+    if (t.size() != p.batches.size()) throw InputError(where + "." + name + ": one row per batch");
+    for (const auto& row : t) {
+      if (row.size() != p.epoch_end.size()) throw InputError(where + "." + name + ": one value per epoch");
+      for (double v : row)
+        if (!std::isfinite(v) || (non_negative && v < 0))
+          throw InputError(where + "." + name +
+                           (non_negative ? ": values must be >= 0" : ": values must be finite"));
+    }
+  };
+  check_table(p.grad_sqr, "grad_sqr", false);
+  check_table(p.grad_var, "grad_var", true);
 }
 
 NoiseScaleProfile parse_profile(const std::string& source, const std::string& name, const nlohmann::json& m) {
@@ -55,6 +99,7 @@ NoiseScaleProfile parse_profile(const std::string& source, const std::string& na
     p.phi.push_back(phi);
   }
   if (p.progress.empty()) throw InputError(where + ".phi: must have at least one knot");
+  if (m.contains("per_batch")) parse_per_batch(where + ".per_batch", m.at("per_batch"), p);
   return p;
 }
 
@@ -68,6 +113,22 @@ double NoiseScaleProfile::phi_at(double x) const {
   const double t = (x - progress[k - 1]) / (progress[k] - progress[k - 1]);
   // phi spans orders of magnitude over training: interpolate its logarithm.
   return std::exp(std::log(phi[k - 1]) + t * (std::log(phi[k]) - std::log(phi[k - 1])));
+}
+
+double NoiseScaleProfile::phi_at(double x, double batch) const {
+  if (!per_batch()) return phi_at(x);
+  const auto end = std::upper_bound(epoch_end.begin(), epoch_end.end(), x);
+  const std::size_t e =
+      std::min<std::size_t>(static_cast<std::size_t>(end - epoch_end.begin()), epoch_end.size() - 1);
+  if (batch <= batches.front()) return phi_of_stats(initial_batch, grad_sqr.front()[e], grad_var.front()[e]);
+  if (batch >= batches.back()) return phi_of_stats(initial_batch, grad_sqr.back()[e], grad_var.back()[e]);
+  const auto above = std::upper_bound(batches.begin(), batches.end(), batch);
+  const std::size_t k = static_cast<std::size_t>(above - batches.begin());
+  // The Pollux simulator interpolates each statistic linearly in the batch.
+  const double t = (batch - batches[k - 1]) / (batches[k] - batches[k - 1]);
+  const double sqr = grad_sqr[k - 1][e] + t * (grad_sqr[k][e] - grad_sqr[k - 1][e]);
+  const double var = grad_var[k - 1][e] + t * (grad_var[k][e] - grad_var[k - 1][e]);
+  return phi_of_stats(initial_batch, sqr, var);
 }
 
 NoiseScaleCatalog NoiseScaleCatalog::parse(const std::string& json_text, const std::string& source_name) {
@@ -109,7 +170,7 @@ double steps_between(const NoiseScaleProfile& profile, double batch, double from
   if (!(batch > 0)) throw std::invalid_argument("steps_between: batch must be > 0");
   if (to <= from) return 0;
   double steps = 0;
-  for_each_piece(profile, [&](double lo, double hi, double phi) {
+  for_each_piece(profile, batch, [&](double lo, double hi, double phi) {
     const double a = std::max(lo, from);
     const double b = std::min(hi, to);
     if (b > a) steps += (b - a) / progress_per_step(phi, profile.initial_batch, batch);
@@ -122,7 +183,7 @@ double progress_after_steps(const NoiseScaleProfile& profile, double batch, doub
   if (!(batch > 0)) throw std::invalid_argument("progress_after_steps: batch must be > 0");
   double at = from;
   double left = std::max(0.0, steps);
-  for_each_piece(profile, [&](double /*lo*/, double hi, double phi) {
+  for_each_piece(profile, batch, [&](double /*lo*/, double hi, double phi) {
     if (hi <= at) return true;
     const double rate = progress_per_step(phi, profile.initial_batch, batch);
     const double piece_steps = (hi - at) / rate;  // inf for the last piece
@@ -136,6 +197,10 @@ double progress_after_steps(const NoiseScaleProfile& profile, double batch, doub
     return true;
   });
   return at;
+}
+
+double steps_to_target(const NoiseScaleProfile& profile, double batch) {
+  return steps_between(profile, batch, 0, profile.total_progress);
 }
 
 double steps_left_after_batch_change(const NoiseScaleProfile* noise, int spec_batch, double spec_iterations,
@@ -170,7 +235,6 @@ BatchChoice best_batch(const GoodputInputs& in, double progress, int replicas, d
     throw std::invalid_argument("best_batch: needs a model, a noise profile and >= 1 replica");
   const ModelParams& model = *in.model;
   const double m0 = in.noise->initial_batch;
-  const double phi = in.noise->phi_at(progress);
   const int max_local = std::min(in.max_local_batch, model.max_local_batch);
   BatchChoice best;
   if (max_local < model.min_local_batch) return best;
@@ -189,7 +253,7 @@ BatchChoice best_batch(const GoodputInputs& in, double progress, int replicas, d
     c.global_batch = replicas * (accumulation + 1) * m;
     c.iteration_s = accumulated_iteration_s(model, in.gpu_speed, m, accumulation, sync_s);
     c.throughput = c.global_batch / c.iteration_s;
-    c.efficiency = statistical_efficiency(phi, m0, c.global_batch);
+    c.efficiency = statistical_efficiency(in.noise->phi_at(progress, c.global_batch), m0, c.global_batch);
     c.goodput = c.throughput * c.efficiency;
     if (c.goodput > best.goodput) best = c;
   }

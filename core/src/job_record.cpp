@@ -119,6 +119,7 @@ std::string jobs_csv_row(const JobRecord& j) {
   cell(fixed6(j.energy_j, who + "energy_j"));
   cell(fixed6(j.cost_usd, who + "cost_usd"));
   cell(csv_field(j.vc));
+  cell(std::to_string(j.virtual_nodes));
   return row;
 }
 
@@ -192,7 +193,7 @@ void write_jobs_csv(const std::string& path, const std::vector<JobRecord>& jobs)
   std::string text =
       "job_id,submission_time,requested_number_of_resources,starting_time,finish_time,waiting_time,"
       "execution_time,turnaround_time,stretch,final_state,allocated_resources,reason,restarts,model,"
-      "iterations,gpu_seconds,lost_work_s,energy_j,cost_usd,vc\n";
+      "iterations,gpu_seconds,lost_work_s,energy_j,cost_usd,vc,virtual_nodes\n";
   for (const auto& j : jobs) text += jobs_csv_row(j) + "\n";
   write_file(path, text);
 }
@@ -228,6 +229,7 @@ void write_summary_json(const std::string& path, const std::vector<JobRecord>& j
               {"trace", info.trace},
               {"seed", info.seed},
               {"total_gpus", info.total_gpus}};
+  if (!info.model_calibration.empty()) s["run"]["model_calibration"] = info.model_calibration;
   s["counts"] = {{"submitted", jobs.size()}, {"completed", completed}, {"rejected", jobs.size() - completed}};
   s["jct_s"] = distribution(jct, /*with_max=*/true, "jct_s");
   s["wait_s"] = distribution(wait, /*with_max=*/false, "wait_s");
@@ -247,6 +249,7 @@ void write_run_json(const std::string& path, const RunInfo& info) {
   r["trace"] = info.trace;
   r["seed"] = info.seed;
   r["total_gpus"] = info.total_gpus;
+  if (!info.model_calibration.empty()) r["model_calibration"] = info.model_calibration;
   r["wall_s"] = round6(info.wall_s, "wall_s");
   r["scheduler_wall_s"] = round6(info.scheduler_wall_s, "scheduler_wall_s");
   r["peak_rss_mb"] = round6(info.peak_rss_mb, "peak_rss_mb");

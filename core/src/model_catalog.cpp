@@ -1,5 +1,9 @@
 #include "vnsim/core/model_catalog.hpp"
 
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "strict_json.hpp"
@@ -82,13 +86,64 @@ ModelCatalog ModelCatalog::parse(const std::string& json_text, const std::string
   return catalog;
 }
 
+namespace {
+
+std::optional<std::string>& selected_calibration() {
+  static std::optional<std::string> name;
+  return name;
+}
+bool& builtin_made() {
+  static bool made = false;
+  return made;
+}
+
+std::map<std::string, double> calibration_slowdowns(const std::string& name) {
+  constexpr const char* kFile = "model_calibration.json";
+  const auto text = embedded_file(kFile);
+  if (!text) throw std::logic_error(std::string(kFile) + " is not embedded in the binary");
+  const auto doc = nlohmann::json::parse(text->begin(), text->end());
+  const auto& configs = doc.at("configurations");
+  if (!configs.contains(name)) {
+    std::string names;
+    for (const auto& [n, c] : configs.items()) names += (names.empty() ? "" : ", ") + n;
+    throw InputError("--model-calibration: unknown configuration '" + name + "' (known: " + names + ")");
+  }
+  return configs.at(name).at("slowdown").get<std::map<std::string, double>>();
+}
+
+}  // namespace
+
+void ModelCatalog::select_builtin_calibration(const std::string& name) {
+  if (builtin_made())
+    throw std::logic_error("select_builtin_calibration: the built-in catalog is already in use");
+  calibration_slowdowns(name);  // unknown names fail here, before any use
+  selected_calibration() = name;
+}
+
 const ModelCatalog& ModelCatalog::builtin() {
   static const ModelCatalog catalog = [] {
+    builtin_made() = true;
     const auto text = embedded_file("models.json");
     if (!text) throw std::logic_error("models.json is not embedded in the binary");
-    return parse(std::string(*text), "models.json (built in)");
+    const ModelCatalog plain = parse(std::string(*text), "models.json (built in)");
+    return selected_calibration() ? plain.with_slowdowns(calibration_slowdowns(*selected_calibration()))
+                                  : plain;
   }();
   return catalog;
+}
+
+ModelCatalog ModelCatalog::with_slowdowns(const std::map<std::string, double>& slowdown) const {
+  ModelCatalog out = *this;
+  for (const auto& [name, s] : slowdown) {
+    const auto it = out.models_.find(name);
+    if (it == out.models_.end()) throw InputError("model calibration: unknown model '" + name + "'");
+    if (!(s > 0) || !std::isfinite(s))
+      throw InputError("model calibration: slowdown of '" + name + "' must be > 0");
+    it->second.alpha_compute_s *= s;
+    it->second.beta_compute_s *= s;
+    it->second.gradient_bytes *= s;
+  }
+  return out;
 }
 
 const ModelParams* ModelCatalog::find(const std::string& name) const {

@@ -198,5 +198,55 @@ TEST_F(Feasibility, TooFewGpusWithEnoughMemory) {
   EXPECT_EQ(why(j), "requests 3 GPUs, cluster has only 2 GPUs with the 13.0 GiB per GPU it needs");
 }
 
+// Gradient accumulation to fit memory. T4: 16 GiB -> 15 samples per
+// micro-batch beside the 1 GiB of weights; K80: 12 GiB -> 11 samples.
+TEST_F(Feasibility, AccumulationIsTheSmallestVirtualNodesThatFit) {
+  const auto fit = [&](const JobSpec& j) {
+    return virtual_nodes_to_fit(j, cluster, GpuCatalog::builtin(), models);
+  };
+  EXPECT_EQ(fit(job()), 2);  // 8 / 2 = 4 samples fit: its own V
+  JobSpec j = job();
+  j.global_batch = 100;  // 50 per GPU: ceil(100 / (2 x 15)) = 4 micro-batches per GPU
+  EXPECT_EQ(fit(j), 8);  // 12.5 samples; V = 6 would need 16.7
+  j.virtual_nodes = 3;   // its own V does not fit either
+  EXPECT_EQ(fit(j), 8);
+  j.virtual_nodes = 10;  // fits already: kept
+  EXPECT_EQ(fit(j), 10);
+  j.virtual_nodes = 0;
+  j.gpu_type = "K80";  // ceil(100 / (2 x 11)) = 5
+  EXPECT_EQ(fit(j), 10);
+  j.gpu_type.reset();
+  j.global_batch = 30;  // exactly 15 per GPU: fits without accumulation
+  EXPECT_EQ(fit(j), 2);
+  j.global_batch = 31;
+  EXPECT_EQ(fit(j), 4);
+  // The chosen V passes the memory check.
+  j.global_batch = 100;
+  j.virtual_nodes = *fit(j);
+  EXPECT_EQ(why(j), std::nullopt);
+}
+
+TEST_F(Feasibility, NoAccumulationFitsWhenOneSampleDoesNot) {
+  models = ModelCatalog::parse(R"({"models": {"m": {"alpha_compute_s": 0.1, "beta_compute_s": 0.01,
+      "gradient_bytes": 1e6, "weight_state_bytes": 16106127360, "memory_per_sample_bytes": 1073741824,
+      "min_local_batch": 1, "max_local_batch": 15, "default_local_batch": 8, "initial_batch": 8,
+      "max_global_batch": 64, "overlap_gamma": 1}}})",
+                               "test-models");  // 15 GiB of weights + 1 GiB per sample
+  JobSpec j = job();
+  j.global_batch = 2;  // one sample per GPU: 16 GiB fits a T4 exactly
+  EXPECT_EQ(virtual_nodes_to_fit(j, cluster, GpuCatalog::builtin(), models), 2);
+  j.global_batch = 8;  // 4 per GPU: V = 8 fits (one sample each)
+  EXPECT_EQ(virtual_nodes_to_fit(j, cluster, GpuCatalog::builtin(), models), 8);
+  models = ModelCatalog::parse(R"({"models": {"m": {"alpha_compute_s": 0.1, "beta_compute_s": 0.01,
+      "gradient_bytes": 1e6, "weight_state_bytes": 16106127360, "memory_per_sample_bytes": 2147483648,
+      "min_local_batch": 1, "max_local_batch": 15, "default_local_batch": 8, "initial_batch": 8,
+      "max_global_batch": 64, "overlap_gamma": 1}}})",
+                               "test-models");  // 15 GiB + 2 GiB per sample: nothing fits
+  EXPECT_EQ(virtual_nodes_to_fit(j, cluster, GpuCatalog::builtin(), models), std::nullopt);
+  EXPECT_EQ(why(j),
+            "needs 23.0 GiB per GPU, largest allowed GPU (T4) has 16.0 GiB; no gradient accumulation fits "
+            "(weights and the smallest micro-batch, 1 sample(s), need 17.0 GiB)");
+}
+
 }  // namespace
 }  // namespace vnsim

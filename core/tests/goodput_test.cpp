@@ -162,5 +162,89 @@ TEST(NoiseScaleCatalog, RejectsBadKnots) {
   }
 }
 
+// Two epochs ending at progress 100 and 300, validated batches 10 (= M0)
+// and 30. grad_sqr of batch 10 in epoch 2 is negative (pure noise).
+NoiseScaleProfile two_epochs_two_batches() {
+  NoiseScaleProfile p = constant_phi(1, 10);
+  p.total_progress = 300;
+  p.epoch_end = {100, 300};
+  p.batches = {10, 30};
+  p.grad_sqr = {{1, -1}, {1, 3}};
+  p.grad_var = {{9, 1}, {29, 3}};
+  return p;
+}
+
+TEST(PerBatchNoise, PhiFromTheBatchsOwnStatisticsInterpolatedLinearly) {
+  const NoiseScaleProfile p = two_epochs_two_batches();
+  // Batch 10, epoch 1: 10 x 9 / 1. Batch 30, epoch 2: 10 x 3 / 3.
+  EXPECT_DOUBLE_EQ(p.phi_at(50, 10), 90);
+  EXPECT_DOUBLE_EQ(p.phi_at(299, 30), 10);
+  // Batch 20, halfway: sqr = 1, var = (9 + 29) / 2 = 19 in epoch 1; sqr = (-1 + 3) / 2 = 1,
+  // var = 2 in epoch 2. Epoch 1 ends at 100: progress 100 is already epoch 2.
+  EXPECT_DOUBLE_EQ(p.phi_at(99.9, 20), 190);
+  EXPECT_DOUBLE_EQ(p.phi_at(100, 20), 20);
+  // Outside the validated batches: the nearest one's statistics; past the last epoch: its statistics.
+  EXPECT_DOUBLE_EQ(p.phi_at(0, 40), 290);
+  EXPECT_DOUBLE_EQ(p.phi_at(1e6, 40), 10);
+  // Non-positive grad_sqr: efficiency 1.
+  EXPECT_DOUBLE_EQ(statistical_efficiency(p.phi_at(200, 10), 10, 10), 1);
+  EXPECT_DOUBLE_EQ(statistical_efficiency(p.phi_at(200, 10), 10, 1000), 1);
+}
+
+TEST(PerBatchNoise, StepsToTargetAreTheSimulatorsPerEpochSum) {
+  const NoiseScaleProfile p = two_epochs_two_batches();
+  // Batch 20 (s = 2): epoch 1 rate 2 x 200/210, 100 units -> 52.5 steps; epoch 2 rate 2 x 30/40 = 1.5,
+  // 200 units -> 133.33 steps.
+  EXPECT_NEAR(steps_to_target(p, 20), 52.5 + 200 / 1.5, 1e-9);
+  EXPECT_NEAR(steps_between(p, 20, 100, 300), 200 / 1.5, 1e-9);
+  EXPECT_NEAR(progress_after_steps(p, 20, 0, 52.5), 100, 1e-9);
+  EXPECT_NEAR(progress_after_steps(p, 20, 0, 52.5 + 200 / 1.5), 300, 1e-9);
+  // Batch 10 = M0: one unit per step, whatever phi.
+  EXPECT_NEAR(steps_to_target(p, 10), 300, 1e-9);
+  // Batch 40 (s = 4), clamped to batch 30's statistics: rates 4 x 300/330 and 4 x 20/50.
+  EXPECT_NEAR(steps_to_target(p, 40), 100 / (4 * 300.0 / 330) + 200 / 1.6, 1e-9);
+}
+
+TEST(PerBatchNoise, BestBatchPricesEachCandidateWithItsOwnPhi) {
+  // Same model and sync; per-batch statistics that make every batch above M0 = 8 pure noise
+  // (efficiency 1) versus the M0 run's phi = 1 (large batches nearly worthless).
+  const ModelParams m = toy_model();
+  NoiseScaleProfile noisy = constant_phi(1, 8);
+  noisy.epoch_end = {1000};
+  noisy.batches = {8, 16};
+  noisy.grad_sqr = {{1}, {-1}};
+  noisy.grad_var = {{0.125}, {1}};
+  const NoiseScaleProfile m0_only = constant_phi(1, 8);
+  GoodputInputs in{&m, &noisy, 1.0, 64, 512};
+  const BatchChoice per_batch = best_batch(in, 0, 1, 0);
+  in.noise = &m0_only;
+  const BatchChoice m0_phi = best_batch(in, 0, 1, 0);
+  EXPECT_GT(per_batch.global_batch, m0_phi.global_batch);
+  EXPECT_EQ(m0_phi.global_batch, 8);
+}
+
+TEST(NoiseScaleCatalog, BuiltinHasPerBatchStatistics) {
+  const NoiseScaleProfile* cifar = NoiseScaleCatalog::builtin().find("cifar10");
+  ASSERT_NE(cifar, nullptr);
+  ASSERT_TRUE(cifar->per_batch());
+  EXPECT_EQ(cifar->epoch_end.size(), 100u);
+  EXPECT_EQ(cifar->batches, (std::vector<int>{128, 256, 512, 1024, 2048, 4096}));
+  EXPECT_DOUBLE_EQ(cifar->total_progress, cifar->epoch_end.back());
+}
+
+TEST(NoiseScaleCatalog, RejectsBadPerBatchTables) {
+  const std::string bad =
+      R"({"models":{"x":{"initial_batch":8,"max_batch":64,"total_progress":10,"phi":[[5,1]],
+      "per_batch":{"epoch_end":[5,10],"batches":[8,16],"grad_sqr":[[1,1],[1]],"grad_var":[[1,1],[1,1]]}}}})";
+  try {
+    NoiseScaleCatalog::parse(bad, "n.json");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("n.json: models.x.per_batch.grad_sqr: one value per epoch"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace vnsim

@@ -58,7 +58,7 @@ JobRecord rejected(std::string id, double submit, std::string reason) {
 const char* kHeader =
     "job_id,submission_time,requested_number_of_resources,starting_time,finish_time,waiting_time,"
     "execution_time,turnaround_time,stretch,final_state,allocated_resources,reason,restarts,model,"
-    "iterations,gpu_seconds,lost_work_s,energy_j,cost_usd,vc\n";
+    "iterations,gpu_seconds,lost_work_s,energy_j,cost_usd,vc,virtual_nodes\n";
 
 TEST(FinalState, PrintsBatsimNames) {
   EXPECT_STREQ(to_string(FinalState::Completed), "COMPLETED");
@@ -72,6 +72,7 @@ TEST(JobsCsv, RowsInInputOrderWithDerivedTimes) {
   a.model = "resnet50";
   a.iterations = 1000;
   a.vc = "vc1";
+  a.virtual_nodes = 10;
   JobRecord c = completed("c", 20, 20, 20.5, 0.5);
   c.requested_gpus = 1;
   c.gpus = {5};
@@ -89,11 +90,11 @@ TEST(JobsCsv, RowsInInputOrderWithDerivedTimes) {
       slurp(path),
       std::string(kHeader) +
           "a,0.000000,5,10.000000,110.000000,10.000000,100.000000,110.000000,1.100000,COMPLETED,0-3 7,\"\",0,"
-          "resnet50,1000,400.000000,0.000000,0.000000,0.000000,vc1\n"
+          "resnet50,1000,400.000000,0.000000,0.000000,0.000000,vc1,10\n"
           "c,20.000000,1,20.000000,20.500000,0.000000,0.500000,0.500000,1.000000,COMPLETED,5,\"\",2,m,3,"
-          "0.500000,0.000000,0.000000,0.000000,\n"
+          "0.500000,0.000000,0.000000,0.000000,,0\n"
           "b,5.000000,256,,,,,,,REJECTED,,\"requests 256 GPUs, cluster has 16\",0,bert,50,0.000000,0.000000,"
-          "0.000000,0.000000,\n");
+          "0.000000,0.000000,,0\n");
 }
 
 TEST(JobsCsv, AllocatedResourcesUseIntervalSets) {
@@ -114,7 +115,7 @@ TEST(JobsCsv, EscapesQuotesCommasAndNewlines) {
   EXPECT_EQ(slurp(path),
             std::string(kHeader) +
                 "\"job,\"\"7\"\"\",0.000000,0,,,,,,,REJECTED,,\"bad \"\"model\"\"\nsecond line\",0,"
-                "\"a,b\",0,0.000000,0.000000,0.000000,0.000000,\"v,1\"\n");
+                "\"a,b\",0,0.000000,0.000000,0.000000,0.000000,\"v,1\",0\n");
 }
 
 TEST(JobsCsv, NoJobsGivesHeaderOnly) {

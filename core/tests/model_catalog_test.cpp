@@ -185,5 +185,24 @@ TEST(ModelCatalog, BuiltinComputeFitMatchesSingleGpuProfiles) {
   }
 }
 
+TEST(ModelCalibration, SlowdownScalesComputeAndGradientBytes) {
+  const ModelCatalog& plain = ModelCatalog::builtin();
+  const ModelCatalog slow = plain.with_slowdowns({{"cifar10", 1.8}});
+  const ModelParams& a = plain.at("cifar10");
+  const ModelParams& b = slow.at("cifar10");
+  EXPECT_DOUBLE_EQ(b.alpha_compute_s, 1.8 * a.alpha_compute_s);
+  EXPECT_DOUBLE_EQ(b.beta_compute_s, 1.8 * a.beta_compute_s);
+  EXPECT_DOUBLE_EQ(b.gradient_bytes, 1.8 * a.gradient_bytes);
+  EXPECT_DOUBLE_EQ(b.memory_per_sample_bytes, a.memory_per_sample_bytes);  // memory is not slower
+  EXPECT_DOUBLE_EQ(slow.at("bert").alpha_compute_s, plain.at("bert").alpha_compute_s);  // not named: 1
+  EXPECT_THROW(plain.with_slowdowns({{"nope", 2}}), InputError);
+  EXPECT_THROW(plain.with_slowdowns({{"bert", 0}}), InputError);
+}
+
+TEST(ModelCalibration, UnknownConfigurationIsAnInputErrorAndLateSelectionALogicError) {
+  (void)ModelCatalog::builtin();  // in use from here on
+  EXPECT_THROW(ModelCatalog::select_builtin_calibration("sia-artifact"), std::logic_error);
+}
+
 }  // namespace
 }  // namespace vnsim

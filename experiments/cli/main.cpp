@@ -7,6 +7,7 @@
 
 #include "args.hpp"
 #include "bench_collective_command.hpp"
+#include "calibrate_command.hpp"
 #include "check_command.hpp"
 #include "policies_command.hpp"
 #include "replay_command.hpp"
@@ -31,6 +32,7 @@ void print_help() {
   std::printf("  %s", vnsim::cli::policies_usage());
   std::printf("  %s", vnsim::cli::validate_usage());
   std::printf("  %s", vnsim::cli::check_usage());
+  std::printf("  %s", vnsim::cli::calibrate_usage());
   std::printf("%s\n", vnsim::cli::trace_option_usage());
   std::printf("cluster presets:");
   for (const auto& p : vnsim::cluster_preset_names()) std::printf(" %s", p.c_str());
@@ -91,6 +93,7 @@ int main(int argc, char** argv) {
     if (command == "report") return vnsim::cli::run_report_command(args);
     if (command == "policies") return vnsim::cli::run_policies_command(args);
     if (command == "validate") return vnsim::cli::run_validate_command(args);
+    if (command == "calibrate") return vnsim::cli::run_calibrate_command(args);
     if (command == "bench-collective") return vnsim::cli::run_bench_collective_command(args);
     if (command == "check") return vnsim::cli::run_check_command(args);
     std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n",

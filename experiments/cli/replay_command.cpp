@@ -134,7 +134,7 @@ const char* replay_usage() {
          "             [--format "
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
          "             [--seed N] [--macro-iterations M] [--quiet-rings] [--fluid-rings]\n"
-         "             [--contended-macro-s S]\n"
+         "             [--contended-macro-s S] [--model-calibration NAME (e.g. sia-artifact)]\n"
          "             [--vc-quotas FILE|trace [--vc-borrow on|off]]  (docs/POLICIES.md)\n"
          "             [--bad-rows skip|fail] [--allow-empty] [--quiet] [--hetero-split]\n"
          "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
@@ -204,9 +204,13 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                                  "--node-down",
                                  "--contended-macro-s",
                                  "--vc-quotas",
-                                 "--vc-borrow"};
+                                 "--vc-borrow",
+                                 "--model-calibration"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
   Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings", "--allow-empty"});
+  // Before anything reads the model catalog: the engine, the policies and the
+  // construction rules all price steps with the calibrated one.
+  if (auto name = args.get("--model-calibration")) ModelCatalog::select_builtin_calibration(*name);
   if (auto placement = args.get("--placement")) {
     if (!policy_params.emplace("placement", *placement).second)
       throw InputError("--placement and --policy-param placement=... both given");
@@ -293,6 +297,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   info.cluster = cluster.spec().name;
   info.trace = loaded.description;
   info.seed = seed;
+  info.model_calibration = args.get_or("--model-calibration", "");
   info.total_gpus = cluster.gpu_count();
   info.scheduler_wall_s = result.scheduler_wall_s;
   info.simgrid_version = simgrid_version();

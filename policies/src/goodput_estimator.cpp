@@ -102,7 +102,8 @@ BatchChoice GoodputEstimator::fixed_batch_goodput(const JobSpec& job, const std:
   BatchChoice c = fixed_batch(job, gpu_type, nodes, replicas);
   if (!std::isfinite(c.iteration_s)) return BatchChoice{};
   if (const NoiseScaleProfile* profile = noise(job))
-    c.efficiency = statistical_efficiency(profile->phi_at(progress), profile->initial_batch, c.global_batch);
+    c.efficiency = statistical_efficiency(profile->phi_at(progress, c.global_batch), profile->initial_batch,
+                                          c.global_batch);
   c.goodput = c.throughput * c.efficiency;
   return c;
 }

@@ -496,7 +496,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     if (!moves) {
       // Same GPUs: change the batch in place only when it pays.
       const int batch = batch_now;
-      const double phi = noise != nullptr ? noise->phi_at(job.progress) : 0;
+      const double phi = noise != nullptr ? noise->phi_at(job.progress, batch) : 0;
       const double eff = noise != nullptr ? statistical_efficiency(phi, m0, batch) : 1;
       const double now_goodput = m.iteration_s > 0 ? batch / m.iteration_s * eff : 0;
       if (c.global_batch == batch || c.goodput < now_goodput * (1 + params_.batch_change_gain)) {

@@ -228,7 +228,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     const int batch_now = m.batch > 0 ? m.batch : a.spec->global_batch;
     if (keeps) {
       const double eff =
-          noise != nullptr ? statistical_efficiency(noise->phi_at(m.progress), m0, batch_now) : 1;
+          noise != nullptr ? statistical_efficiency(noise->phi_at(m.progress, batch_now), m0, batch_now) : 1;
       const double now_goodput = m.iteration_s > 0 ? batch_now / m.iteration_s * eff : 0;
       if (c.global_batch == batch_now || c.goodput < now_goodput * (1 + params_.batch_change_gain)) {
         if (m.iteration_s > 0) m.rate = now_goodput / m0;

@@ -46,6 +46,7 @@ Controller::Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, co
     r.model = jobs_[i].model;
     r.iterations = jobs_[i].iterations;
     r.vc = jobs_[i].vc;
+    r.virtual_nodes = jobs_[i].effective_virtual_nodes();
     const auto prior = options_.prior.find(r.id);
     if (prior == options_.prior.end()) continue;
     const PriorJob& p = prior->second;

@@ -24,6 +24,7 @@ ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs,
     rec.model = spec.model;
     rec.iterations = spec.iterations;
     rec.vc = spec.vc;
+    rec.virtual_nodes = spec.effective_virtual_nodes();
     result_.jobs.push_back(std::move(rec));
   }
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/feasibility.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/traces/work_assignment.hpp"
@@ -44,6 +45,12 @@ void prepare_jobs(std::vector<JobSpec>& jobs, std::vector<TraceIssue>& skipped, 
       scale_later[i] = jobs[i].trace_duration_s < 0 && jobs[i].iterations == 0;
   if (prep.model_rules) assign_models_by_rules(jobs, *prep.model_rules, prep.seed);
   if (cluster == nullptr) return;
+  // Before assign_work: a job's time per step depends on its virtual nodes.
+  // A job that no V fits keeps its own and is rejected with the reason.
+  for (auto& job : jobs)
+    if (const auto v = virtual_nodes_to_fit(job, *cluster, GpuCatalog::builtin(), ModelCatalog::builtin());
+        v && *v != job.effective_virtual_nodes())
+      job.virtual_nodes = *v;
   assign_work(jobs, *cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), prep.seed);
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (scale_later[i] && jobs[i].iterations > 0)

@@ -10,6 +10,7 @@
 #include "seeded_hash.hpp"
 #include "vnsim/core/consolidated_placement.hpp"
 #include "vnsim/core/feasibility.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/core/perf_model.hpp"
 #include "vnsim/core/topology.hpp"
 
@@ -107,10 +108,15 @@ void assign_work(std::vector<JobSpec>& jobs, const Cluster& cluster, const GpuCa
       fill_shape(job, *model);
       job.iterations = at_least_one(job.trace_duration_s / alone_time(job, *model));
     } else if (const ModelParams* model = models.find(job.model)) {
+      // With a noise profile: the steps at the job's batch to the model's
+      // training target, as the Pollux simulator counts them (larger batches
+      // make less progress per sample). Else the target's samples / batch.
+      const NoiseScaleProfile* noise = NoiseScaleCatalog::builtin().find(job.model);
       const auto samples = model_target_samples(job.model);
-      if (!samples) continue;  // left at 0: the simulator rejects it with a reason
+      if (!noise && !samples) continue;  // left at 0: the simulator rejects it with a reason
       fill_shape(job, *model);
-      job.iterations = at_least_one(*samples / job.global_batch);
+      job.iterations =
+          at_least_one(noise ? steps_to_target(*noise, job.global_batch) : *samples / job.global_batch);
     }
   }
 }

@@ -169,10 +169,17 @@ TEST(AssignWork, WorkloadJobsUseTheProfileTarget) {
   std::vector<JobSpec> jobs = {workload_job("cifar10", 6, 2048), workload_job("ncf", 1, 32768),
                                workload_job("bert", 2, 24)};
   assign(jobs, cluster);
-  // Last iteration of validation-<M0>.csv x M0 / batch.
-  EXPECT_EQ(jobs[0].iterations, 2441);  // 39062 x 128 / 2048 = 2441.4
-  EXPECT_EQ(jobs[1].iterations, 1517);  // 194174 x 256 / 32768 = 1517.0
-  EXPECT_EQ(jobs[2].iterations, 7387);  // 14774 x 12 / 24
+  // The Pollux simulator's count: sum over epochs of the epoch's progress /
+  // the gain (var + sqr) / (var / s + sqr) of the job's own batch (s = M / M0).
+  // bert at 24 (s = 2), validation-24.csv: epoch 1 gain
+  // (7.4125e15 + 8.2892e13) / (3.7063e15 + 8.2892e13) = 1.97810 over 7387 units
+  // -> 3734.4 steps; epoch 2 gain (6.6634e13 + 2.1130e11) / (3.3317e13 + 2.1130e11)
+  // = 1.99370 over 7387 units -> 3705.2 steps.
+  EXPECT_EQ(jobs[2].iterations, 7440);
+  // The same sum over 100 and 10 epochs (statistics interpolated in M where
+  // the batch is not validated); samples / batch would give 2441 and 1517.
+  EXPECT_EQ(jobs[0].iterations, 3343);
+  EXPECT_EQ(jobs[1].iterations, 1552);
   EXPECT_EQ(model_target_samples("imagenet"), 576525.0 * 200);
   EXPECT_FALSE(model_target_samples("no-such-model"));
 }

@@ -24,4 +24,16 @@ GpuTypeMask allowed_gpu_types(const JobSpec& job, const Cluster& cluster, const 
 std::optional<std::string> why_infeasible(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
                                           const ModelCatalog& models);
 
+// Gradient accumulation (virtual nodes) so that the job's batch fits GPU
+// memory, as Pollux, Sia and VirtualFlow run such jobs: each of the job's
+// GPUs runs the same number s of micro-batches per step, and V = gpus x s is
+// the smallest that makes a micro-batch of ceil(global_batch / V) samples
+// fit max_local_batch_for_memory (goodput.hpp) of the GPU type that bounds
+// the job (its constraint, else the cluster's largest-memory type). Returns
+// the job's own V when it already fits, or when the memory model does not
+// apply (unknown model, parallel layout, no batch); nullopt when no V fits,
+// i.e. the weights and min_local_batch samples do not fit.
+std::optional<int> virtual_nodes_to_fit(const JobSpec& job, const Cluster& cluster, const GpuCatalog& gpus,
+                                        const ModelCatalog& models);
+
 }  // namespace vnsim

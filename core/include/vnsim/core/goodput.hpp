@@ -21,10 +21,27 @@ struct NoiseScaleProfile {
   int max_batch = 1;      // largest validated global batch
   double total_progress = 0;
   std::vector<double> progress;  // knots, strictly increasing
-  std::vector<double> phi;       // phi at each knot, > 0
+  std::vector<double> phi;       // phi at each knot, > 0 (the M0 run's)
 
+  // Per-batch statistics, the Pollux simulator's model (optional; empty
+  // epoch_end: phi depends on progress only). Epoch e spans progress
+  // [epoch_end[e-1], epoch_end[e]) (the first from 0, the last epoch's
+  // statistics continue past its end). In epoch e a global batch M has
+  // grad_sqr and grad_var linear in M between the two validated batches
+  // around it (clamped to the smallest and largest), and
+  // phi = M0 x grad_var / grad_sqr.
+  std::vector<double> epoch_end;              // strictly increasing, > 0
+  std::vector<int> batches;                   // validated global batches, strictly increasing
+  std::vector<std::vector<double>> grad_sqr;  // [batch][epoch], normalised to M0
+  std::vector<std::vector<double>> grad_var;  // [batch][epoch], >= 0
+
+  bool per_batch() const { return !epoch_end.empty(); }
   // Log-linear between knots, constant outside them.
   double phi_at(double progress_units) const;
+  // phi seen by a step at global batch `batch`: the per-batch statistics
+  // when present, else phi_at(progress). A non-positive interpolated
+  // grad_sqr (pure noise) gives an infinite-like phi: efficiency 1.
+  double phi_at(double progress_units, double batch) const;
 };
 
 class NoiseScaleCatalog {
@@ -46,11 +63,17 @@ double progress_per_step(double phi, double initial_batch, double batch);
 
 // Optimizer steps at a fixed batch to go from progress `from` to `to`, with
 // phi following the profile. 1/progress_per_step is integrated piecewise:
-// the progress axis is cut into kStepsPerKnotInterval pieces per knot
-// interval and phi is taken at each piece's middle, so the answer is the
-// same whatever the start point, and progress_after_steps inverts it.
+// with per-batch statistics phi is constant within each epoch (exact, as the
+// Pollux simulator counts steps); otherwise the progress axis is cut into
+// kStepsPerKnotInterval pieces per knot interval and phi is taken at each
+// piece's middle. Either way the answer is the same whatever the start
+// point, and progress_after_steps inverts it.
 double steps_between(const NoiseScaleProfile& profile, double batch, double from, double to);
 double progress_after_steps(const NoiseScaleProfile& profile, double batch, double from, double steps);
+// Steps of a fixed-batch job from the start to the model's training target
+// (total_progress): with per-batch statistics, the Pollux simulator's count
+// (its jobs end at the last epoch's progress).
+double steps_to_target(const NoiseScaleProfile& profile, double batch);
 
 // Adaptive batch in the engine: a job's work is the progress it reaches
 // with `spec_iterations` steps at `spec_batch` (so a job that never changes

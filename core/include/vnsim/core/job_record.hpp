@@ -30,6 +30,7 @@ struct JobRecord {
   double energy_j = 0;     // busy power of the GPUs held x time held
   double cost_usd = 0;     // GPU time held x its on-demand or spot price
   std::string vc;          // the job's virtual cluster (JobSpec::vc), "" if none
+  int virtual_nodes = 0;   // V the job ran with (gradient accumulation); 0 = not recorded
 
   double wait_s() const { return start_s >= 0 ? start_s - submit_s : -1; }
   double jct_s() const { return finish_s >= 0 ? finish_s - submit_s : -1; }
@@ -60,6 +61,7 @@ struct RunInfo {  // facts about the run itself, for summary.json
   std::string cluster;
   std::string trace;
   unsigned long long seed = 0;
+  std::string model_calibration;  // --model-calibration name; "" = none (not written)
   double wall_s = 0;
   double peak_rss_mb = 0;
   double scheduler_wall_s = 0;

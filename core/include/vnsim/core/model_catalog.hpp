@@ -39,7 +39,15 @@ struct ModelParams {
 
 class ModelCatalog {
  public:
-  static const ModelCatalog& builtin();  // embedded core/data/models.json
+  static const ModelCatalog& builtin();  // embedded core/data/models.json, with the selected calibration
+  // Selects a named calibration of the embedded core/data/model_calibration.json
+  // for builtin() (one per process, as the CLI's --model-calibration). Throws
+  // InputError for an unknown name, std::logic_error once builtin() was used.
+  static void select_builtin_calibration(const std::string& name);
+  // This catalog with each named model's step slowed by its factor s: compute
+  // (alpha, beta) and gradient bytes times s, so the step takes ~s times as
+  // long everywhere it is priced. Throws InputError for an unknown model or s <= 0.
+  ModelCatalog with_slowdowns(const std::map<std::string, double>& slowdown) const;
   static ModelCatalog parse(const std::string& json_text, const std::string& source_name);
 
   const ModelParams* find(const std::string& name) const;

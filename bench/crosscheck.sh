@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Cross-check with published results (docs/POLICIES.md): replays Pollux's
+# workload-6 as published (pollux_philly_derived_workload-6.csv, 160 jobs) on
+# the pollux-16x4 preset under pollux, tiresias and optimus with vnsim flags
+# only, and prints the mean JCTs beside the Pollux artifact's published ones.
+# Tiresias runs as the Pollux simulator configured it: 2 queues, threshold
+# 16 GPU-hours = 57,600 GPU-s (--policy-param thresholds=57600).
+# (python3 only reads summary.json; the replays take the input as published.)
+# Exits 1 when a job is not completed or the ordering differs from the
+# published one (pollux < tiresias < optimus).
+# With SIA_WORKLOAD, the path of the Sia artifact's workloads/philly/workload-6.csv
+# (siasosp23/artifacts, sia-simulator/; not part of this project), it also
+# replays that file on pollux-16x4 (the artifact's homogeneous cluster, 16
+# nodes x 4 T4) under sia and gavel (max-min fairness, vnsim's default), with
+# the artifact's per-model slowdowns (--model-calibration sia-artifact) and
+# without, beside the reference simulator's means (sia 6,368 and 3,545 s,
+# gavel 20,012 and 7,867 s).
+# Usage: bench/crosscheck.sh [BUILD_DIR=build] [OUT_DIR=a temporary folder, removed] [SIA_WORKLOAD]
+# Needs VNSIM_SHARED (or ../shared beside the project root).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-"$root/build"}
+shared=${VNSIM_SHARED:-"$root/../shared"}
+trace="$shared/traces/pollux_philly_derived_workload-6.csv"
+if [ -n "${2:-}" ]; then
+  out=$2
+  mkdir -p "$out"
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
+# Prints "completed submitted mean" of a replay's summary.json.
+summary() {
+  python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+print(s["counts"]["completed"], s["counts"]["submitted"], s["jct_s"]["mean"])' "$1/summary.json"
+}
+# name policy published_mean_jct_s [flags...]
+runs=(
+  "pollux pollux 2446"
+  "tiresias tiresias 3470 --policy-param thresholds=57600"
+  "optimus optimus 5302"
+)
+printf '| policy | vnsim mean JCT (s) | published (s) | vnsim / published | completed | wall (s) |\n'
+printf '|---|---:|---:|---:|---:|---:|\n'
+status=0
+prev=0
+for run in "${runs[@]}"; do
+  read -r name policy published flags <<<"$run"
+  rm -rf "${out:?}/$name"
+  start=$(date +%s.%N)
+  # shellcheck disable=SC2086  # flags are words
+  "$build/vnsim" replay --cluster pollux-16x4 --trace "$trace" --policy "$policy" $flags --out "$out/$name" --quiet
+  wall=$(echo "$(date +%s.%N) - $start" | bc)
+  read -r completed submitted mean < <(summary "$out/$name")
+  ratio=$(echo "scale=4; $mean / $published" | bc)
+  label=$name
+  [ -n "$flags" ] && label="$name ($flags)"
+  printf '| %s | %.0f | %s | %.2f | %s/%s | %.1f |\n' "$label" "$mean" "$published" "$ratio" "$completed" "$submitted" "$wall"
+  [ "$completed" = "$submitted" ] || status=1
+  if [ "$(echo "$mean <= $prev" | bc)" = 1 ]; then status=1; fi
+  prev=$mean
+done
+[ $status = 0 ] && echo "every job completed; ordering pollux < tiresias < optimus matches" ||
+  echo "FAILED: a job was not completed or the ordering differs from the published one"
+sia_workload=${3:-}
+if [ -n "$sia_workload" ]; then
+  printf '\n| policy (Sia workload-6) | slowdowns | vnsim mean JCT (s) | reference (s) | vnsim / reference | completed | wall (s) |\n'
+  printf '|---|---|---:|---:|---:|---:|---:|\n'
+  # policy reference_mean_jct_s [flags...]
+  for run in "sia 6368 --model-calibration sia-artifact" "gavel 20012 --model-calibration sia-artifact" \
+    "sia 3545" "gavel 7867"; do
+    read -r policy reference flags <<<"$run"
+    name="sia-w6-$policy${flags:+-slowdowns}"
+    rm -rf "${out:?}/$name"
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086  # flags are words
+    "$build/vnsim" replay --cluster pollux-16x4 --trace "$sia_workload" --format pollux-workload --policy "$policy" \
+      $flags --out "$out/$name" --quiet
+    wall=$(echo "$(date +%s.%N) - $start" | bc)
+    read -r completed submitted mean < <(summary "$out/$name")
+    ratio=$(echo "scale=4; $mean / $reference" | bc)
+    printf '| %s | %s | %.0f | %s | %.2f | %s/%s | %.1f |\n' "$policy" "$( [ -n "$flags" ] && echo sia-artifact || echo none)" \
+      "$mean" "$reference" "$ratio" "$completed" "$submitted" "$wall"
+    [ "$completed" = "$submitted" ] || status=1
+  done
+fi
+exit $status

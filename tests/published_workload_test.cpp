@@ -1,0 +1,121 @@
+// Published workloads replayed as their papers ran them, with default flags
+// (docs/POLICIES.md, "Cross-check with published results"): a batch that
+// does not fit its GPU runs with gradient accumulation (jobs.csv
+// `virtual_nodes`), and every job completes.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command_support.hpp"
+#include "shared_data.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using vnsim::testing::exit_code;
+using vnsim::testing::slurp;
+
+class PublishedWorkload : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("vnsim-published-workload-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  int replay(const std::string& trace, const std::string& policy) {
+    return exit_code(std::string(VNSIM_CLI_PATH) + " replay --cluster pollux-16x4 --trace " + trace +
+                     " --policy " + policy + " --out " + (dir_ / "out").string() + " --quiet 2> " +
+                     (dir_ / "err.txt").string());
+  }
+  // jobs.csv rows as cells (no quoted commas in these outputs but `reason`).
+  std::vector<std::vector<std::string>> rows() const {
+    std::istringstream in(slurp(dir_ / "out" / "jobs.csv"));
+    std::vector<std::vector<std::string>> out;
+    std::string line;
+    while (std::getline(in, line)) {
+      std::vector<std::string> cells;
+      std::istringstream l(line);
+      std::string cell;
+      while (std::getline(l, cell, ',')) cells.push_back(cell);
+      if (!line.empty() && line.back() == ',') cells.emplace_back();
+      out.push_back(cells);
+    }
+    return out;
+  }
+  fs::path dir_;
+};
+
+// cifar10 at 2048 on 1 GPU: 2048 samples > 1024 (the model's largest
+// micro-batch, a T4 holds 1092), so 2 micro-batches per step. imagenet at
+// 3200 on 4 GPUs: 800 per GPU > 200, so 4 per GPU, V = 16. yolov3 at 8 on 1
+// GPU fits: V = 1.
+TEST_F(PublishedWorkload, BatchesThatDoNotFitRunWithAccumulation) {
+  std::ofstream(dir_ / "w.csv") << "name,time,application,num_replicas,batch_size\n"
+                                   "cifar10-0,0,cifar10,1,2048\n"
+                                   "imagenet-1,10,imagenet,4,3200\n"
+                                   "yolov3-2,20,yolov3,1,8\n";
+  ASSERT_EQ(replay((dir_ / "w.csv").string() + " --format pollux-workload", "fifo"), 0)
+      << slurp(dir_ / "err.txt");
+  const auto r = rows();
+  ASSERT_EQ(r.size(), 4u);
+  ASSERT_EQ(r[0].back(), "virtual_nodes");
+  const std::vector<std::string> want = {"2", "16", "1"};
+  for (std::size_t i = 1; i < r.size(); ++i) {
+    EXPECT_EQ(r[i][9], "COMPLETED") << r[i][0];
+    EXPECT_EQ(r[i].back(), want[i - 1]) << r[i][0];
+  }
+}
+
+TEST_F(PublishedWorkload, PolluxWorkload6CompletesEveryJobUnderPolluxWithDefaultFlags) {
+  VNSIM_REQUIRE_SHARED(shared);
+  ASSERT_EQ(replay(shared + "/traces/pollux_philly_derived_workload-6.csv", "pollux"), 0)
+      << slurp(dir_ / "err.txt");
+  const std::string summary = slurp(dir_ / "out" / "summary.json");
+  EXPECT_NE(summary.find("\"completed\": 160"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"rejected\": 0"), std::string::npos) << summary;
+}
+
+TEST_F(PublishedWorkload, CalibrateHasHelpAndBadInputExitsTwo) {
+  const std::string vnsim = VNSIM_CLI_PATH;
+  const std::string err = (dir_ / "err.txt").string();
+  EXPECT_EQ(exit_code(vnsim + " calibrate --help > /dev/null"), 0);
+  EXPECT_EQ(exit_code(vnsim + " calibrate --cluster pollux-16x4 --pollux-profiles " +
+                      (dir_ / "none").string() + " 2> " + err),
+            2);
+  EXPECT_NE(slurp(err).find("none: not a folder"), std::string::npos) << slurp(err);
+  fs::create_directories(dir_ / "p" / "cifar10");
+  std::ofstream(dir_ / "p" / "cifar10" / "placements.csv") << "placement,local_bsz,step_time\n4,64,zero\n";
+  EXPECT_EQ(exit_code(vnsim + " calibrate --cluster pollux-16x4 --pollux-profiles " + (dir_ / "p").string() +
+                      " 2> " + err),
+            2);
+  EXPECT_NE(slurp(err).find("placements.csv:2: step_time 'zero' must be a number > 0"), std::string::npos)
+      << slurp(err);
+}
+
+// The Sia artifact's slowdowns (cifar10 1.8): a cifar10 job alone runs 1.8x
+// as long, up to the unscaled latency terms of its single-GPU step (none).
+TEST_F(PublishedWorkload, SiaArtifactCalibrationSlowsEachModelByItsFactor) {
+  std::ofstream(dir_ / "w.csv")
+      << "name,time,application,num_replicas,batch_size\ncifar10-0,0,cifar10,1,128\n";
+  const std::string trace = (dir_ / "w.csv").string() + " --format pollux-workload";
+  ASSERT_EQ(replay(trace, "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto plain = rows();
+  ASSERT_EQ(replay(trace + " --model-calibration sia-artifact", "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto slow = rows();
+  ASSERT_EQ(plain.size(), 2u);
+  ASSERT_EQ(slow.size(), 2u);
+  EXPECT_NEAR(std::stod(slow[1][7]) / std::stod(plain[1][7]), 1.8, 1e-6);  // turnaround_time
+  EXPECT_NE(slurp(dir_ / "out" / "summary.json").find("\"model_calibration\": \"sia-artifact\""),
+            std::string::npos);
+  EXPECT_EQ(replay(trace + " --model-calibration nope", "fifo"), 2);
+  EXPECT_NE(slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: sia-artifact)"),
+            std::string::npos)
+      << slurp(dir_ / "err.txt");
+}
+
+}  // namespace
