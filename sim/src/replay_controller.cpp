@@ -25,6 +25,7 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
     : in_(in),
       platform_(platform),
       recorder_(recorder),
+      ring_timing_(ring_timing_of(in.options)),
       driver_(in.cluster, in.topology, in.gpu_catalog, in.models, in.jobs, in.policy, *this),
       view_(driver_.view()),
       state_(in.jobs.size()),

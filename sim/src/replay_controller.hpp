@@ -30,6 +30,7 @@
 #include "platform.hpp"
 #include "replay_recorder.hpp"
 #include "ring_job.hpp"
+#include "ring_timing.hpp"
 #include "vnsim/policies/policy_driver.hpp"
 #include "vnsim/sim/replay.hpp"
 
@@ -167,7 +168,7 @@ class ReplayController final : private PolicyExecutor {
   // Iterations of the job not done yet, counting its current run's banked ones.
   long long iterations_left(JobIndex job) const;
   // Quiet rings (replay_quiet_rings.cpp).
-  bool quiet_rings_on() const;
+  bool quiet_rings_on() const { return ring_timing_ == RingTiming::Quiet; }
   void run_ring(JobIndex job, double now);
   bool start_quiet_segment(JobIndex job, double now);
   void time_ring_analytically(JobIndex job, std::unique_ptr<LinkUser> marker, double now);
@@ -180,7 +181,7 @@ class ReplayController final : private PolicyExecutor {
   double quiet_ring_rate(JobIndex job) const;
   double slowest_rank_compute_s(JobIndex job) const;
   // Fluid rings (replay_fluid_rings.cpp).
-  bool fluid_rings_on() const { return in_.options.fluid_rings; }
+  bool fluid_rings_on() const { return ring_timing_ == RingTiming::Fluid; }
   void start_fluid_segment(JobIndex job, double now);
   void refresh_fluid_rates(double now);
   bool fluid_rates_stale_ = false;
@@ -202,6 +203,7 @@ class ReplayController final : private PolicyExecutor {
   const ReplayInputs& in_;
   const Platform& platform_;
   ReplayRecorder& recorder_;
+  const RingTiming ring_timing_;
   PolicyDriver driver_;
   ClusterView& view_;  // the driver's
   std::vector<JobState> state_;
