@@ -7,6 +7,7 @@
 #include <set>
 
 #include "vnsim/core/collectives.hpp"
+#include "vnsim/core/link_capacity.hpp"
 
 namespace vnsim {
 namespace {
@@ -24,7 +25,7 @@ long long link_key(LinkKind kind, long long id, bool down) {
   return ((id * 3 + kind) * 2) + (down ? 1 : 0);
 }
 
-// The links of the route a -> b, as in sim/src/platform.cpp: GPU link up,
+// The links of the route a -> b, as the SimGrid platform routes it: GPU link up,
 // NIC up, rack uplink up, then the same on b's side going down.
 std::vector<LinkUse> route(const Topology& topo, GpuId a, GpuId b) {
   const Cluster& c = topo.cluster();
@@ -32,11 +33,8 @@ std::vector<LinkUse> route(const Topology& topo, GpuId a, GpuId b) {
   if (a == b) return links;
   const GpuInfo& x = c.gpu(a);
   const GpuInfo& y = c.gpu(b);
-  const double eff = c.spec().link_efficiency;
-  const IntraNodeLink& ia = c.node_spec(x.node).intra;
-  const IntraNodeLink& ib = c.node_spec(y.node).intra;
-  links.push_back({link_key(kGpuLink, a, false), ia.bandwidth_Bps * ia.efficiency * eff});
-  links.push_back({link_key(kGpuLink, b, true), ib.bandwidth_Bps * ib.efficiency * eff});
+  links.push_back({link_key(kGpuLink, a, false), gpu_link_Bps(c, a)});
+  links.push_back({link_key(kGpuLink, b, true), gpu_link_Bps(c, b)});
   if (x.node == y.node) return links;
   links.push_back({link_key(kNic, x.node, false), topo.node_nic_Bps(x.node)});
   links.push_back({link_key(kNic, y.node, true), topo.node_nic_Bps(y.node)});

@@ -9,6 +9,8 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <limits>
 
+#include "vnsim/core/link_capacity.hpp"
+
 namespace vnsim {
 
 struct Topology::Graph {
@@ -59,7 +61,6 @@ struct Topology::Graph {
 Topology::Topology(const Cluster& cluster) : cluster_(cluster), graph_(std::make_unique<Graph>()) {
   Graph& gr = *graph_;
   const ClusterSpec& spec = cluster.spec();
-  const double eff = spec.link_efficiency;
   const Graph::V spine = gr.add_vertex("spine");
   gr.gpu_vertex.resize(cluster.gpu_count());
   gr.nic_edge.resize(cluster.node_count());
@@ -67,7 +68,6 @@ Topology::Topology(const Cluster& cluster) : cluster_(cluster), graph_(std::make
   for (RackId r = 0; r < cluster.rack_count(); ++r) {
     const RackSpec& rack = spec.racks[r];
     const Graph::V tor = gr.add_vertex(rack.name + "-tor");
-    double nic_sum_Bps = 0;
     for (const NodeInfo& node : cluster.nodes()) {
       if (node.rack != r) continue;
       const NodeSpec& ns = cluster.node_spec(node.id);
@@ -78,17 +78,15 @@ Topology::Topology(const Cluster& cluster) : cluster_(cluster), graph_(std::make
         gr.gpu_vertex[node.first_gpu + i] = gv;
         gr.add_edge(
             gv, sw,
-            {gpu_name + "-nvl", ns.intra.bandwidth_Bps * ns.intra.efficiency * eff, ns.intra.latency_s});
+            {gpu_name + "-nvl", vnsim::gpu_link_Bps(cluster, node.first_gpu + i), ns.intra.latency_s});
       }
       const Graph::V nic = gr.add_vertex(node.name + "-nic");
       gr.add_edge(sw, nic, {});
-      const double nic_Bps = ns.nic_bandwidth_Bps * ns.nic_count;
-      gr.nic_edge[node.id] =
-          gr.add_edge(nic, tor, {node.name + "-nic", nic_Bps * ns.nic_efficiency * eff, ns.nic_latency_s});
-      nic_sum_Bps += nic_Bps;
+      gr.nic_edge[node.id] = gr.add_edge(
+          nic, tor, {node.name + "-nic", vnsim::node_nic_Bps(cluster, node.id), ns.nic_latency_s});
     }
     gr.uplink_edge.push_back(gr.add_edge(tor, spine,
-                                         {rack.name + "-uplink", nic_sum_Bps / rack.oversubscription * eff,
+                                         {rack.name + "-uplink", vnsim::rack_uplink_Bps(cluster, r),
                                           rack.uplink_latency_s + spec.spine_latency_s}));
   }
 

@@ -6,15 +6,10 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "vnsim/core/consolidated_placement.hpp"
-#include "vnsim/core/feasibility.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::real_exec {
 namespace {
-
-// A policy that keeps answering with decisions at one instant is looping.
-constexpr int kMaxDecideRounds = 10000;
 
 nlohmann::json gpu_list(const std::vector<GpuId>& gpus) {
   return nlohmann::json(gpus);
@@ -34,10 +29,10 @@ Controller::Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, co
       log_(log),
       options_(options),
       topology_(cluster),
-      view_(cluster, topology_),
+      driver_(cluster, topology_, gpu_catalog, models, jobs_, policy, *this),
+      view_(driver_.view()),
       state_(jobs_.size()),
-      records_(jobs_.size()),
-      arrival_order_(jobs_.size()) {
+      records_(jobs_.size()) {
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     JobRecord& r = records_[i];
     r.id = jobs_[i].id;
@@ -60,147 +55,84 @@ Controller::Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, co
       r.state = p.record.state;
       r.finish_s = p.record.finish_s;
       r.reason = p.record.reason;
-      state_[i].phase = Phase::Done;
+      driver_.mark_done(i);
     } else {
       state_[i].iterations_done = std::min<long long>(p.checkpoint_iteration, jobs_[i].iterations);
       state_[i].iterations_seen = state_[i].iterations_done;
     }
   }
-  std::iota(arrival_order_.begin(), arrival_order_.end(), JobIndex{0});
-  std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
-                   [&](JobIndex a, JobIndex b) { return jobs_[a].submit_s < jobs_[b].submit_s; });
 }
 
 Controller::~Controller() = default;
 
 bool Controller::all_done() const {
-  return std::all_of(state_.begin(), state_.end(), [](const JobState& s) { return s.phase == Phase::Done; });
+  for (std::size_t j = 0; j < jobs_.size(); ++j)
+    if (driver_.phase(j) != Phase::Done) return false;
+  return true;
 }
 
 std::vector<JobRecord> Controller::run() {
   while (true) {
     const double now = fleet_.now_s();
-    process_arrivals(now);
-    run_policy(now);
+    driver_.process_arrivals(now);
+    driver_.run_policy(now);
     if (all_done()) break;
-    timer_s_.reset();
-    if (auto t = policy_.next_timer_s(now); t && *t > now) timer_s_ = t;
+    driver_.update_timer(now, false);
+    if (driver_.guard_against_idle_deadlock(now) && all_done()) break;
     double until = std::numeric_limits<double>::infinity();
-    if (next_arrival_ < arrival_order_.size()) until = jobs_[arrival_order_[next_arrival_]].submit_s;
-    if (timer_s_) until = std::min(until, *timer_s_);
-    const bool busy = std::any_of(state_.begin(), state_.end(), [](const JobState& s) {
-      return s.phase == Phase::Running || s.stopping_epoch >= 0;
-    });
-    if (!busy && std::isinf(until)) {
-      // Nothing will ever change: say why each waiting job cannot run.
-      const int alive = cluster_.gpu_count() - static_cast<int>(failed_gpus_.size());
-      for (const QueuedJob& q : queued_) {
-        JobRecord& r = records_[q.index];
-        r.state = FinalState::Rejected;
-        r.reason = jobs_[q.index].gpus > alive
-                       ? "needs " + std::to_string(jobs_[q.index].gpus) + " workers, " +
-                             std::to_string(alive) + " left in service after failures"
-                       : "policy left the job queued on an idle testbed";
-        state_[q.index].phase = Phase::Done;
-        log_.write({{"event", "reject"}, {"t", now}, {"job", r.id}, {"reason", r.reason}});
-      }
-      queued_.clear();
-      break;
-    }
+    if (auto arrival = driver_.next_arrival_s()) until = *arrival;
+    if (auto timer = driver_.timer_s()) until = std::min(until, *timer);
     for (const FleetEvent& e : fleet_.wait(until)) handle(e);
   }
   return records_;
 }
 
-void Controller::process_arrivals(double now) {
-  while (next_arrival_ < arrival_order_.size() && jobs_[arrival_order_[next_arrival_]].submit_s <= now) {
-    const JobIndex j = arrival_order_[next_arrival_++];
-    if (state_[j].phase == Phase::Done) continue;  // finished or rejected by an earlier attempt
-    const auto prior = options_.prior.find(jobs_[j].id);
-    if (prior == options_.prior.end() || !prior->second.submitted)
-      log_.write({{"event", "submit"}, {"t", now}, {"job", jobs_[j].id}, {"submit_s", jobs_[j].submit_s}});
-    if (auto why = why_infeasible(jobs_[j], cluster_, gpu_catalog_, models_)) {
-      state_[j].phase = Phase::Done;
-      records_[j].reason = *why;
-      log_.write({{"event", "reject"}, {"t", now}, {"job", jobs_[j].id}, {"reason", *why}});
-      continue;
-    }
-    state_[j].phase = Phase::Queued;
-    requeue(j);
-  }
+JobProgress Controller::arrived(JobIndex job, double now) {
+  const auto prior = options_.prior.find(jobs_[job].id);
+  if (prior == options_.prior.end() || !prior->second.submitted)
+    log_.write({{"event", "submit"}, {"t", now}, {"job", jobs_[job].id}, {"submit_s", jobs_[job].submit_s}});
+  return JobProgress{state_[job].attained_gpu_s, state_[job].iterations_done};
 }
 
-double Controller::estimate_s(JobIndex job) const {
-  const JobSpec& spec = jobs_[job];
-  const GpuTypeMask allowed = allowed_gpu_types(spec, cluster_, gpu_catalog_, models_);
-  const auto gpus = consolidated_gpus_on_empty_cluster(cluster_, spec.gpus, allowed);
-  if (!gpus) return -1;
-  const Placement p = spread_virtual_nodes(*gpus, spec.effective_virtual_nodes());
-  const double per_iteration =
-      iteration_time(topology_, gpu_catalog_, models_.at(spec.model), p, spec.global_batch).total_s;
-  return static_cast<double>(spec.iterations - state_[job].iterations_done) * per_iteration;
+void Controller::rejected(JobIndex job, double now, const std::string& reason) {
+  JobRecord& r = records_[job];
+  r.state = FinalState::Rejected;
+  r.reason = reason;
+  log_.write({{"event", "reject"}, {"t", now}, {"job", r.id}, {"reason", reason}});
+}
+
+// Nothing runs and nothing will arrive: say why a waiting job cannot run.
+std::string Controller::idle_reason(JobIndex job) const {
+  const int alive = cluster_.gpu_count() - static_cast<int>(failed_gpus_.size());
+  return jobs_[job].gpus > alive ? "needs " + std::to_string(jobs_[job].gpus) + " workers, " +
+                                       std::to_string(alive) + " left in service after failures"
+                                 : "policy left the job queued on an idle testbed";
+}
+
+// A stop still in flight ends with a Stopped event that may launch a
+// deferred segment.
+bool Controller::will_change_by_itself() const {
+  return std::any_of(state_.begin(), state_.end(), [](const JobState& s) { return s.stopping_epoch >= 0; });
 }
 
 void Controller::requeue(JobIndex job) {
-  const JobSpec& spec = jobs_[job];
-  const GpuTypeMask allowed = allowed_gpu_types(spec, cluster_, gpu_catalog_, models_);
-  QueuedJob q{job, &spec, state_[job].attained_gpu_s, estimate_s(job), allowed};
-  // Submission order, as the simulator keeps its queue.
-  const auto rank = [&](JobIndex j) {
-    return std::find(arrival_order_.begin(), arrival_order_.end(), j) - arrival_order_.begin();
-  };
-  const auto pos = std::find_if(queued_.begin(), queued_.end(),
-                                [&](const QueuedJob& other) { return rank(other.index) > rank(job); });
-  queued_.insert(pos, q);
+  driver_.requeue(job, JobProgress{state_[job].attained_gpu_s, state_[job].iterations_done});
 }
 
-void Controller::run_policy(double now) {
-  for (int round = 0;; ++round) {
-    if (round == kMaxDecideRounds)
-      throw std::logic_error("policy '" + policy_.name() + "' keeps returning decisions; it is looping");
-    std::vector<RunningJob> running;
-    for (std::size_t j = 0; j < state_.size(); ++j) {
-      const JobState& s = state_[j];
-      if (s.phase != Phase::Running) continue;
-      const double held =
-          s.deferred ? 0 : static_cast<double>(s.placement.gpus.size()) * (now - s.run_start_s);
-      double remaining = -1;
-      const long long left = jobs_[j].iterations - std::max(s.iterations_done, s.iterations_seen);
-      if (s.iteration_s > 0) remaining = static_cast<double>(left) * s.iteration_s;
-      running.push_back(
-          RunningJob{j, &jobs_[j], s.placement, s.run_start_s, s.attained_gpu_s + held, remaining});
-    }
-    SchedulerInput input;
-    input.now_s = now;
-    input.view = &view_;
-    input.queued = queued_;
-    input.running = std::move(running);
-    const std::vector<Decision> decisions = policy_.decide(input);
-    if (decisions.empty()) return;
-    for (const Decision& d : decisions) apply(d, now);
-    std::erase_if(queued_, [&](const QueuedJob& q) { return state_[q.index].phase != Phase::Queued; });
+// Attained service counts the time the job held its GPUs in this segment;
+// the remaining time comes from its measured mean iteration (unknown, -1,
+// before its first step).
+void Controller::refresh_running(std::vector<RunningJob>& running, double now) {
+  for (RunningJob& r : running) {
+    const JobState& s = state_[r.index];
+    const double held = s.deferred ? 0 : static_cast<double>(s.placement.gpus.size()) * (now - s.run_start_s);
+    double remaining = -1;
+    const long long left = jobs_[r.index].iterations - std::max(s.iterations_done, s.iterations_seen);
+    if (s.iteration_s > 0) remaining = static_cast<double>(left) * s.iteration_s;
+    r.start_s = s.run_start_s;
+    r.attained_gpu_s = s.attained_gpu_s + held;
+    r.estimated_remaining_s = remaining;
   }
-}
-
-void Controller::apply(const Decision& d, double now) {
-  std::visit(
-      [&](const auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, StartJob>) {
-          start_job(x, now);
-        } else if constexpr (std::is_same_v<T, PreemptJob>) {
-          preempt_job(x, now);
-        } else if constexpr (std::is_same_v<T, ResizeJob>) {
-          resize_job(x, now);
-        } else {
-          if (x.job >= state_.size() || state_[x.job].phase != Phase::Queued)
-            throw std::logic_error("policy '" + policy_.name() + "' rejected a job that is not queued");
-          state_[x.job].phase = Phase::Done;
-          records_[x.job].reason = x.reason;
-          log_.write({{"event", "reject"}, {"t", now}, {"job", jobs_[x.job].id}, {"reason", x.reason}});
-        }
-      },
-      d);
 }
 
 void Controller::launch(Launch l) {
@@ -229,7 +161,8 @@ void Controller::drained(JobIndex job, double now) {
   std::erase_if(draining_, [&](const auto& kv) { return kv.second == job; });
   for (std::size_t j = 0; j < state_.size(); ++j) {
     JobState& s = state_[j];
-    if (s.phase != Phase::Running || !s.deferred || s.stopping_epoch >= 0 || draining(s.deferred->gpus))
+    if (driver_.phase(j) != Phase::Running || !s.deferred || s.stopping_epoch >= 0 ||
+        draining(s.deferred->gpus))
       continue;
     Launch l = *s.deferred;
     s.deferred.reset();
@@ -240,10 +173,7 @@ void Controller::drained(JobIndex job, double now) {
   }
 }
 
-void Controller::start_job(const StartJob& d, double now) {
-  if (d.job >= state_.size() || state_[d.job].phase != Phase::Queued)
-    throw std::logic_error("policy '" + policy_.name() + "' started job " + std::to_string(d.job) +
-                           ", which is not queued");
+RunningJob Controller::start(const StartJob& d, double now) {
   JobState& s = state_[d.job];
   const JobSpec& spec = jobs_[d.job];
   Placement placement = d.placement;
@@ -254,7 +184,6 @@ void Controller::start_job(const StartJob& d, double now) {
   if (r.start_s < 0) r.start_s = now;
   r.gpus = placement.gpus;
   std::sort(r.gpus.begin(), r.gpus.end());
-  s.phase = Phase::Running;
   s.placement = placement;
   s.run_start_s = now;
   s.iteration_s = -1;
@@ -275,6 +204,7 @@ void Controller::start_job(const StartJob& d, double now) {
   } else {
     launch(l);
   }
+  return RunningJob{d.job, &spec, placement, now, s.attained_gpu_s, -1};
 }
 
 void Controller::note_stop_of(JobIndex job, double now) {
@@ -288,29 +218,22 @@ void Controller::note_stop_of(JobIndex job, double now) {
   view_.release(s.placement.gpus, job);
 }
 
-void Controller::preempt_job(const PreemptJob& d, double now) {
-  if (d.job >= state_.size() || state_[d.job].phase != Phase::Running)
-    throw std::logic_error("policy '" + policy_.name() + "' preempted job " + std::to_string(d.job) +
-                           ", which is not running");
-  JobState& s = state_[d.job];
-  note_stop_of(d.job, now);
+void Controller::preempt(JobIndex job, double now) {
+  JobState& s = state_[job];
+  note_stop_of(job, now);
   if (s.deferred) {
     s.deferred.reset();  // never launched: nothing to stop
   } else {
     s.stopping_epoch = s.epoch;
-    drain(d.job, s.placement.gpus);
-    fleet_.stop(d.job, s.epoch);
+    drain(job, s.placement.gpus);
+    fleet_.stop(job, s.epoch);
   }
-  ++records_[d.job].restarts;
-  log_.write({{"event", "preempt"}, {"t", now}, {"job", jobs_[d.job].id}, {"epoch", s.epoch}});
-  s.phase = Phase::Queued;
-  requeue(d.job);
+  ++records_[job].restarts;
+  log_.write({{"event", "preempt"}, {"t", now}, {"job", jobs_[job].id}, {"epoch", s.epoch}});
+  requeue(job);
 }
 
-void Controller::resize_job(const ResizeJob& d, double now) {
-  if (d.job >= state_.size() || state_[d.job].phase != Phase::Running)
-    throw std::logic_error("policy '" + policy_.name() + "' resized job " + std::to_string(d.job) +
-                           ", which is not running");
+void Controller::resize(const ResizeJob& d, double now) {
   JobState& s = state_[d.job];
   JobSpec& spec = jobs_[d.job];
   if (d.global_batch > 0) spec.global_batch = d.global_batch;
@@ -346,6 +269,7 @@ void Controller::resize_job(const ResizeJob& d, double now) {
   s.iteration_s = -1;
   records_[d.job].gpus = next.gpus;
   std::sort(records_[d.job].gpus.begin(), records_[d.job].gpus.end());
+  driver_.moved(d.job, next);
   if (in_place) {
     l.params = ParamSource::FromMember;
     l.params_root = root;
@@ -371,12 +295,11 @@ void Controller::resize_job(const ResizeJob& d, double now) {
 void Controller::finish_job(JobIndex job, double now, long long iterations) {
   JobState& s = state_[job];
   JobRecord& r = records_[job];
-  if (s.phase == Phase::Running) {
+  if (driver_.phase(job) == Phase::Running) {
     note_stop_of(job, now);
     s.deferred.reset();
   }
-  std::erase_if(queued_, [&](const QueuedJob& q) { return q.index == job; });
-  s.phase = Phase::Done;
+  driver_.finished(job);
   s.iterations_done = iterations;
   r.state = FinalState::Completed;
   r.finish_s = now;
@@ -462,7 +385,6 @@ void Controller::handle(const FleetEvent& e) {
           if (std::find(g.begin(), g.end(), e.failed_gpu) != g.end()) {
             note_stop_of(e.job, e.time_s);
             s.deferred.reset();
-            s.phase = Phase::Queued;
             requeue(e.job);
           } else {
             Launch l = *s.deferred;
@@ -472,10 +394,9 @@ void Controller::handle(const FleetEvent& e) {
             launch(l);
           }
         }
-      } else if (s.phase == Phase::Running) {
+      } else if (driver_.phase(e.job) == Phase::Running) {
         note_stop_of(e.job, e.time_s);
         s.deferred.reset();
-        s.phase = Phase::Queued;
         requeue(e.job);
       }
       if (e.failed_gpu >= 0 && view_.is_free(e.failed_gpu)) {

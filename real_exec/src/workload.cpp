@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <iomanip>
-#include <limits>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/parallel_layout.hpp"
+#include "vnsim/traces/readers.hpp"
 
 namespace vnsim::real_exec {
 
@@ -27,14 +26,8 @@ JobShape emulated_shape(const ModelParams& model, const EmulationScale& scale, l
   return s;
 }
 
-namespace {
-
-const std::set<std::string> kFields = {"id",           "submit_s",   "gpus",     "model",  "virtual_nodes",
-                                       "global_batch", "iterations", "gpu_type", "status", "trace_duration_s",
-                                       "vc",           "user"};
-
-}  // namespace
-
+// The jsonl codec is the traces module's (one codec of a JobSpec as JSON);
+// the executor adds what it needs on top: fully specified data-parallel jobs.
 std::vector<JobSpec> read_executor_trace(const std::string& path, double time_scale) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open the trace");
@@ -45,45 +38,27 @@ std::vector<JobSpec> read_executor_trace(const std::string& path, double time_sc
   while (std::getline(in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::exception& e) {
-      throw input_error_at(path, line_no, std::string("invalid JSON: ") + e.what());
-    }
-    if (!j.is_object()) throw input_error_at(path, line_no, "expected a JSON object");
-    for (const auto& [k, v] : j.items())
-      if (!kFields.count(k)) throw input_error_at(path, line_no, "unknown field '" + k + "'");
-    const auto need = [&](const char* key) -> const nlohmann::json& {
-      if (!j.contains(key))
-        throw input_error_at(path, line_no,
-                             std::string("missing field '") + key + "' (vnexec needs fully specified jobs)");
-      return j.at(key);
-    };
-    const auto integer = [&](const char* key, long long min) {
-      const auto& v = need(key);
-      if (!v.is_number_integer() || v.get<long long>() < min)
-        throw input_error_at(path, line_no,
-                             std::string("field '") + key + "' must be an integer >= " + std::to_string(min));
-      return v.get<long long>();
-    };
     JobSpec s;
-    if (!need("id").is_string() || j["id"].get<std::string>().empty())
-      throw input_error_at(path, line_no, "field 'id' must be a non-empty string");
-    s.id = j["id"].get<std::string>();
+    try {
+      s = parse_jsonl_line(line, ModelCatalog::builtin());
+    } catch (const InputError& e) {
+      throw input_error_at(path, line_no, e.what());
+    }
+    const auto missing = [&](const char* key) {
+      return input_error_at(path, line_no,
+                            std::string("missing field '") + key + "' (vnexec needs fully specified jobs)");
+    };
+    if (s.model.empty()) throw missing("model");
+    if (s.global_batch < 1) throw missing("global_batch");
+    if (s.iterations < 1) throw missing("iterations");
+    if (uses_layout(s) || s.ps.servers > 0 || s.gpu_milli != 0)
+      throw input_error_at(path, line_no,
+                           "vnexec runs data-parallel jobs on whole workers only (no tp, pp, "
+                           "micro_batch_size, ps_servers or gpu_milli)");
     if (!ids.insert(s.id).second) throw input_error_at(path, line_no, "duplicate job id '" + s.id + "'");
-    if (!need("submit_s").is_number() || j["submit_s"].get<double>() < 0)
-      throw input_error_at(path, line_no, "field 'submit_s' must be a number >= 0");
-    s.submit_s = j["submit_s"].get<double>() * time_scale;
-    if (!need("model").is_string()) throw input_error_at(path, line_no, "field 'model' must be a string");
-    s.model = j["model"].get<std::string>();
-    s.gpus = static_cast<int>(integer("gpus", 1));
-    s.virtual_nodes = j.contains("virtual_nodes") ? static_cast<int>(integer("virtual_nodes", 0)) : 0;
-    s.global_batch = static_cast<int>(integer("global_batch", 1));
-    s.iterations = integer("iterations", 1);
     if (s.global_batch < s.effective_virtual_nodes())
       throw input_error_at(path, line_no, "global_batch must be >= the virtual nodes (each needs a sample)");
-    if (j.contains("gpu_type")) s.gpu_type = j["gpu_type"].get<std::string>();
+    s.submit_s *= time_scale;
     jobs.push_back(std::move(s));
   }
   if (jobs.empty()) throw InputError(path + ": no jobs");
@@ -93,21 +68,7 @@ std::vector<JobSpec> read_executor_trace(const std::string& path, double time_sc
 }
 
 void write_executor_trace(const std::string& path, const std::vector<JobSpec>& jobs) {
-  std::ofstream out(path);
-  out << std::setprecision(std::numeric_limits<double>::max_digits10);
-  for (const JobSpec& s : jobs) {
-    nlohmann::ordered_json j;
-    j["id"] = s.id;
-    j["submit_s"] = s.submit_s;
-    j["gpus"] = s.gpus;
-    j["model"] = s.model;
-    j["virtual_nodes"] = s.virtual_nodes;
-    j["global_batch"] = s.global_batch;
-    j["iterations"] = s.iterations;
-    if (s.gpu_type) j["gpu_type"] = *s.gpu_type;
-    out << j.dump() << '\n';
-  }
-  if (!out) throw InputError(path + ": cannot write");
+  write_jsonl(path, jobs);
 }
 
 }  // namespace vnsim::real_exec

@@ -49,6 +49,40 @@ TEST(Workload, IncompleteJobIsAnErrorNamingFileLineAndField) {
   }
 }
 
+TEST(Workload, LayoutAndParameterServerJobsAreRefusedNotRunAsDataParallel) {
+  const std::string path = write_temp(
+      "d.jsonl",
+      R"({"id": "x", "submit_s": 0, "model": "cifar10", "gpus": 2, "global_batch": 8, "iterations": 3, "ps_servers": 1}
+)");
+  try {
+    read_executor_trace(path, 1.0);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":1: vnexec runs data-parallel jobs on whole workers only"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Workload, WrittenTraceKeepsEveryJobSpecField) {
+  // The writer is the traces module's jsonl writer: fields the executor
+  // does not use (status, trace duration, VC, user) survive the round trip.
+  const std::string path = write_temp(
+      "e.jsonl",
+      R"({"id": "a", "submit_s": 1, "model": "ncf", "gpus": 1, "global_batch": 32, "iterations": 3, "gpu_type": "T4", "status": "pass", "trace_duration_s": 12.5, "vc": "v1", "user": "u1"}
+)");
+  const auto jobs = read_executor_trace(path, 1.0);
+  const std::string again = write_temp("f.jsonl", "");
+  write_executor_trace(again, jobs);
+  const auto back = read_executor_trace(again, 1.0);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].gpu_type, std::optional<std::string>("T4"));
+  EXPECT_EQ(back[0].status, jobs[0].status);
+  EXPECT_EQ(back[0].trace_duration_s, 12.5);
+  EXPECT_EQ(back[0].vc, "v1");
+  EXPECT_EQ(back[0].user, "u1");
+}
+
 TEST(Workload, EmulatedWorkFollowsTheCatalogLine) {
   ModelParams m;
   m.alpha_compute_s = 0.01;

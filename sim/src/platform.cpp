@@ -6,6 +6,7 @@
 
 #include "gpu_energy_meter.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/link_capacity.hpp"
 
 namespace sg4 = simgrid::s4u;
 
@@ -43,7 +44,6 @@ sg4::NetZone* build_node(const Cluster& cluster, const GpuCatalog& catalog, Node
                          Platform& platform) {
   const NodeInfo& info = cluster.node(n);
   const NodeSpec& spec = cluster.node_spec(n);
-  const double eff = cluster.spec().link_efficiency;
 
   require_unused_name(info.name, "node");
   sg4::NetZone* zone = sg4::create_star_zone(info.name);
@@ -59,9 +59,7 @@ sg4::NetZone* build_node(const Cluster& cluster, const GpuCatalog& catalog, Node
     host->set_property("wattage_per_state", gpu_wattage_per_state(catalog.at(type)));
     host->set_property("wattage_off", "0");
     host->seal();
-    sg4::Link* link =
-        split_duplex(zone, host_name + "-nvl", spec.intra.bandwidth_Bps * spec.intra.efficiency * eff,
-                     spec.intra.latency_s);
+    sg4::Link* link = split_duplex(zone, host_name + "-nvl", gpu_link_Bps(cluster, g), spec.intra.latency_s);
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(link, Direction::UP)},
                     true);
     platform.gpu_hosts[g] = host;
@@ -72,9 +70,7 @@ sg4::NetZone* build_node(const Cluster& cluster, const GpuCatalog& catalog, Node
   zone->add_route(nic_router, nullptr, nullptr, nullptr, {}, true);
   zone->seal();
 
-  sg4::Link* nic =
-      split_duplex(rack_zone, nic_name, spec.nic_bandwidth_Bps * spec.nic_count * spec.nic_efficiency * eff,
-                   spec.nic_latency_s);
+  sg4::Link* nic = split_duplex(rack_zone, nic_name, node_nic_Bps(cluster, n), spec.nic_latency_s);
   rack_zone->add_route(zone->get_netpoint(), nullptr, nic_router, nullptr,
                        {sg4::LinkInRoute(nic, Direction::UP)}, true);
   return zone;
@@ -96,17 +92,11 @@ void build_rack(const Cluster& cluster, const GpuCatalog& catalog, RackId r, sg4
   sw->seal();
   zone->add_route(sw->get_netpoint(), nullptr, tor, nullptr, {}, true);
 
-  double nic_sum_Bps = 0;
-  for (const NodeInfo& node : cluster.nodes()) {
-    if (node.rack != r) continue;
-    build_node(cluster, catalog, node.id, zone, platform);
-    const NodeSpec& ns = cluster.node_spec(node.id);
-    nic_sum_Bps += ns.nic_bandwidth_Bps * ns.nic_count;
-  }
+  for (const NodeInfo& node : cluster.nodes())
+    if (node.rack == r) build_node(cluster, catalog, node.id, zone, platform);
   zone->seal();
 
-  const double eff = cluster.spec().link_efficiency;
-  sg4::Link* uplink = split_duplex(dc, spec.name + "-uplink", nic_sum_Bps / spec.oversubscription * eff,
+  sg4::Link* uplink = split_duplex(dc, spec.name + "-uplink", rack_uplink_Bps(cluster, r),
                                    spec.uplink_latency_s + cluster.spec().spine_latency_s);
   dc->add_route(zone->get_netpoint(), nullptr, tor, nullptr, {sg4::LinkInRoute(uplink, Direction::UP)}, true);
 }

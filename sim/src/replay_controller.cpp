@@ -18,9 +18,6 @@ namespace vnsim::sim {
 namespace {
 
 constexpr const char* kIdleClusterReason = "policy left the job queued on an idle cluster";
-// A round-based policy may wait a few rounds on an idle cluster before it
-// starts anything; one that never does must not spin forever on its timer.
-constexpr int kMaxIdleTimerWakes = 1000;
 
 }  // namespace
 
@@ -28,20 +25,11 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
     : in_(in),
       platform_(platform),
       recorder_(recorder),
-      view_(in.cluster, in.topology),
-      estimator_(in.topology, in.gpu_catalog, in.models),
+      ring_timing_(ring_timing_of(in.options)),
+      driver_(in.cluster, in.topology, in.gpu_catalog, in.models, in.jobs, in.policy, *this),
+      view_(driver_.view()),
       state_(in.jobs.size()),
-      family_(interference_families(in.jobs)),
-      arrival_order_(in.jobs.size()) {
-  for (std::size_t i = 0; i < in.jobs.size(); ++i)
-    if (!std::isfinite(in.jobs[i].submit_s))
-      throw InputError("job '" + in.jobs[i].id + "' (index " + std::to_string(i) +
-                       "): submit time is not finite");
-  std::iota(arrival_order_.begin(), arrival_order_.end(), JobIndex{0});
-  std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
-                   [&](JobIndex a, JobIndex b) { return in.jobs[a].submit_s < in.jobs[b].submit_s; });
-  arrival_rank_.resize(in.jobs.size());
-  for (std::size_t i = 0; i < arrival_order_.size(); ++i) arrival_rank_[arrival_order_[i]] = i;
+      family_(interference_families(in.jobs)) {
   for (std::size_t i = 0; i < in.jobs.size(); ++i) state_[i].global_batch = in.jobs[i].global_batch;
   init_node_events();
 }
@@ -61,7 +49,7 @@ void ReplayController::run() {
     }
     const std::optional<double> next = next_wake_s();
     if (!next) {
-      if (running_.empty())
+      if (driver_.running().empty())
         throw std::logic_error("replay stalled at t=" + std::to_string(now) +
                                " with nothing left to wait for");
       channel_->wake->wait(lock);  // only ring jobs are running: wait for one to end
@@ -79,9 +67,9 @@ void ReplayController::run() {
 
 std::optional<double> ReplayController::next_wake_s() const {
   double next = std::numeric_limits<double>::infinity();
-  if (next_arrival_ < arrival_order_.size()) next = in_.jobs[arrival_order_[next_arrival_]].submit_s;
+  if (auto arrival = driver_.next_arrival_s()) next = *arrival;
   if (!analytic_ends_.empty()) next = std::min(next, analytic_ends_.top().time_s);
-  if (timer_s_) next = std::min(next, *timer_s_);
+  if (auto timer = driver_.timer_s()) next = std::min(next, *timer);
   if (!node_events_.empty()) next = std::min(next, node_events_.top().time_s);
   if (std::isinf(next)) return std::nullopt;
   return next;
@@ -91,12 +79,11 @@ void ReplayController::step(double now) {
   release_quiescent_jobs();
   process_completions(now);
   process_node_events(now);
-  process_arrivals(now);
-  run_policy(now);
+  driver_.process_arrivals(now);
+  driver_.run_policy(now);
   refresh_fluid_rates(now);  // after every start and stop at this instant
-  timer_s_.reset();
-  if (auto t = in_.policy.next_timer_s(now); t && *t > now && !recorder_.all_done()) timer_s_ = *t;
-  guard_against_idle_deadlock(now);
+  driver_.update_timer(now, recorder_.all_done());
+  if (driver_.guard_against_idle_deadlock(now)) last_event_s_ = std::max(last_event_s_, now);
 }
 
 // Ended and stopped jobs are kept until no comm of theirs is in flight
@@ -119,7 +106,6 @@ void ReplayController::process_completions(double now) {
     }
   }
   wake_contended_quiet_rings(now);
-  bool any = false;
   // A completion that speeds up a GPU co-tenant may move the co-tenant's end
   // to this instant or before: hence the loop until no end is due.
   while (true) {
@@ -128,12 +114,10 @@ void ReplayController::process_completions(double now) {
       analytic_ends_.pop();
     }
     if (ends.empty()) break;
-    any = true;
     std::sort(ends.begin(), ends.end(), [](const AnalyticEnd& a, const AnalyticEnd& b) { return b > a; });
     process_ends(ends);
     ends.clear();
   }
-  if (any) std::erase_if(running_, [&](const RunningJob& r) { return state_[r.index].phase == Phase::Done; });
 }
 
 void ReplayController::process_ends(const std::vector<AnalyticEnd>& ends) {
@@ -162,42 +146,30 @@ void ReplayController::finish_job(JobIndex job, double now) {
   stop_quiet_segment(s);
   if (s.flow) stopped_flows_.push_back(std::move(s.flow));
   last_event_s_ = std::max(last_event_s_, now);
+  driver_.finished(job);
 }
 
-void ReplayController::process_arrivals(double now) {
-  while (next_arrival_ < arrival_order_.size() && in_.jobs[arrival_order_[next_arrival_]].submit_s <= now) {
-    const JobIndex j = arrival_order_[next_arrival_++];
-    const JobSpec& spec = in_.jobs[j];
-    last_event_s_ = std::max(last_event_s_, spec.submit_s);
-    if (auto why = why_infeasible(spec, in_.cluster, in_.gpu_catalog, in_.models)) {
-      state_[j].phase = Phase::Done;
-      recorder_.rejected(j, now, *why);
-      continue;
-    }
-    state_[j].phase = Phase::Queued;
-    const GpuTypeMask allowed = allowed_gpu_types(spec, in_.cluster, in_.gpu_catalog, in_.models);
-    queued_.push_back(QueuedJob{j, &spec, 0, estimator_.estimate_s(spec, allowed), allowed});
-  }
+JobProgress ReplayController::arrived(JobIndex job, double /*now*/) {
+  last_event_s_ = std::max(last_event_s_, in_.jobs[job].submit_s);
+  return {};
 }
 
-// Never hang, never drop: with nothing running, nothing left to arrive and
-// no timer that could change the policy's mind, queued jobs can never start.
-void ReplayController::guard_against_idle_deadlock(double now) {
-  // A node that is down comes back at a known time, so the queue may move then.
-  const bool idle =
-      running_.empty() && next_arrival_ == arrival_order_.size() && !queued_.empty() && !any_node_down();
-  if (!idle) {
-    idle_timer_wakes_ = 0;
-    return;
-  }
-  if (timer_s_ && ++idle_timer_wakes_ <= kMaxIdleTimerWakes) return;
-  for (const QueuedJob& q : queued_) {
-    state_[q.index].phase = Phase::Done;
-    recorder_.rejected(q.index, now, kIdleClusterReason);
-  }
-  queued_.clear();
-  timer_s_.reset();
+void ReplayController::rejected(JobIndex job, double now, const std::string& reason) {
+  state_[job].phase = Phase::Done;
+  recorder_.rejected(job, now, reason);
+}
+
+void ReplayController::decision_applied(double now) {
   last_event_s_ = std::max(last_event_s_, now);
+}
+
+// A node that is down comes back at a known time, so the queue may move then.
+bool ReplayController::will_change_by_itself() const {
+  return any_node_down();
+}
+
+std::string ReplayController::idle_reason(JobIndex /*job*/) const {
+  return kIdleClusterReason;
 }
 
 }  // namespace vnsim::sim

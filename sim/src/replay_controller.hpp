@@ -1,5 +1,8 @@
 #pragma once
-// The controller actor: owns all scheduling state and drives the policy.
+// The controller actor: the simulator's executor of the policy's decisions.
+// The PolicyDriver (policies/) owns the queue, the running list, arrivals,
+// the decide loop and the timer; this class times the jobs and reports
+// their ends, stops and moves back to it.
 //
 // It waits (an s4u ConditionVariable with a deadline) until the next arrival,
 // analytic completion or policy timer, or until a ring job reports its end.
@@ -21,13 +24,14 @@
 #include <string>
 #include <vector>
 
-#include "alone_estimate.hpp"
 #include "completion_channel.hpp"
 #include "flow_job.hpp"
 #include "link_registry.hpp"
 #include "platform.hpp"
 #include "replay_recorder.hpp"
 #include "ring_job.hpp"
+#include "ring_timing.hpp"
+#include "vnsim/policies/policy_driver.hpp"
 #include "vnsim/sim/replay.hpp"
 
 namespace vnsim::sim {
@@ -45,14 +49,14 @@ struct ReplayInputs {
 // The interference family of each job's model (replay_sharing.cpp).
 std::vector<std::string> interference_families(const std::vector<JobSpec>& jobs);
 
-class ReplayController {
+class ReplayController final : private PolicyExecutor {
  public:
   ReplayController(const ReplayInputs& in, const Platform& platform, ReplayRecorder& recorder);
 
   // The actor body. Returns when every job is completed or rejected.
   void run();
   double last_event_s() const { return last_event_s_; }
-  double scheduler_wall_s() const { return scheduler_wall_s_; }
+  double scheduler_wall_s() const { return driver_.scheduler_wall_s(); }
 
  private:
   // SettingUp: holds its GPUs but makes no progress yet (a resize's
@@ -115,18 +119,20 @@ class ReplayController {
   void release_quiescent_jobs();
   void process_completions(double now);
   void process_ends(const std::vector<AnalyticEnd>& ends);  // sorted by time, then job
-  void process_arrivals(double now);
-  void run_policy(double now);
-  void guard_against_idle_deadlock(double now);
   std::optional<double> next_wake_s() const;
 
+  // PolicyExecutor: the driver's calls (replay_controller.cpp).
+  JobProgress arrived(JobIndex job, double now) override;
+  void rejected(JobIndex job, double now, const std::string& reason) override;
+  void decision_applied(double now) override;
+  bool will_change_by_itself() const override;
+  std::string idle_reason(JobIndex job) const override;
   // Decisions (replay_decisions.cpp).
-  void apply(const Decision& d, double now);
-  void start_job(const StartJob& d, double now);
-  void reject_job(const RejectJob& d, double now);
-  void preempt_job(const PreemptJob& d, double now);
+  RunningJob start(const StartJob& d, double now) override;
+  void preempt(JobIndex job, double now) override;
+  void refresh_running(std::vector<RunningJob>& running, double now) override;
   // Elasticity and checkpoints (replay_elasticity.cpp).
-  void resize_job(const ResizeJob& d, double now);
+  void resize(const ResizeJob& d, double now) override;
   bool stop_run(JobIndex job, double now, bool lose_since_checkpoint);
   void stop_and_requeue(JobIndex job, double now);
   void begin_run(JobIndex job, double now);
@@ -156,14 +162,13 @@ class ReplayController {
   void schedule_random_event(int kind, double after_s);
   bool any_node_down() const;
   void finish_job(JobIndex job, double now);
-  void requeue(JobIndex job);
   void launch_ring(JobIndex job, double head_start_s);
   // Alone-seconds of compute per iteration of rank `r` of the job's placement.
   double rank_compute_s(JobIndex job, std::size_t r) const;
   // Iterations of the job not done yet, counting its current run's banked ones.
   long long iterations_left(JobIndex job) const;
   // Quiet rings (replay_quiet_rings.cpp).
-  bool quiet_rings_on() const;
+  bool quiet_rings_on() const { return ring_timing_ == RingTiming::Quiet; }
   void run_ring(JobIndex job, double now);
   bool start_quiet_segment(JobIndex job, double now);
   void time_ring_analytically(JobIndex job, std::unique_ptr<LinkUser> marker, double now);
@@ -176,7 +181,7 @@ class ReplayController {
   double quiet_ring_rate(JobIndex job) const;
   double slowest_rank_compute_s(JobIndex job) const;
   // Fluid rings (replay_fluid_rings.cpp).
-  bool fluid_rings_on() const { return in_.options.fluid_rings; }
+  bool fluid_rings_on() const { return ring_timing_ == RingTiming::Fluid; }
   void start_fluid_segment(JobIndex job, double now);
   void refresh_fluid_rates(double now);
   bool fluid_rates_stale_ = false;
@@ -194,21 +199,15 @@ class ReplayController {
   void change_analytic_rate(JobIndex job, double rate, double now);
   void rescale_tenants(const std::vector<GpuId>& gpus, JobIndex except, double now);
   double analytic_progress_s(const JobState& s, double now) const;
-  void refresh_running(double now);
-  JobState& queued_job(JobIndex job, const char* action);
 
   const ReplayInputs& in_;
   const Platform& platform_;
   ReplayRecorder& recorder_;
-  ClusterView view_;
-  AloneEstimator estimator_;
+  const RingTiming ring_timing_;
+  PolicyDriver driver_;
+  ClusterView& view_;  // the driver's
   std::vector<JobState> state_;
   std::vector<std::string> family_;  // interference family of each job's model
-  std::vector<JobIndex> arrival_order_;
-  std::vector<std::size_t> arrival_rank_;  // position of each job in arrival_order_
-  std::size_t next_arrival_ = 0;
-  std::vector<QueuedJob> queued_;    // submission order
-  std::vector<RunningJob> running_;  // start order
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
   std::shared_ptr<CompletionChannel> channel_;
   // Stopped and ended ring jobs: kept until quiescent so no in-flight comm
@@ -219,10 +218,7 @@ class ReplayController {
   std::vector<double> down_until_;  // per node; -1 while up
   std::vector<NodeId> spot_nodes_;
   std::mt19937_64 rng_;
-  std::optional<double> timer_s_;
-  int idle_timer_wakes_ = 0;
   double last_event_s_ = 0;
-  double scheduler_wall_s_ = 0;
 };
 
 }  // namespace vnsim::sim

@@ -1,11 +1,9 @@
-// Applying the policy's decisions: the only place jobs start, are preempted
-// or are rejected after admission.
+// The simulator's side of the policy's decisions, once the PolicyDriver has
+// checked them: the only place jobs start, are preempted or are resized.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "replay_controller.hpp"
 #include "ring_job.hpp"
@@ -18,9 +16,6 @@
 namespace vnsim::sim {
 namespace {
 
-// A policy that keeps answering with decisions at one instant is looping.
-constexpr int kMaxDecideRoundsPerInstant = 10000;
-
 bool on_one_node(const Cluster& cluster, const std::vector<GpuId>& gpus) {
   for (GpuId g : gpus)
     if (cluster.gpu(g).node != cluster.gpu(gpus.front()).node) return false;
@@ -29,33 +24,8 @@ bool on_one_node(const Cluster& cluster, const std::vector<GpuId>& gpus) {
 
 }  // namespace
 
-void ReplayController::run_policy(double now) {
-  for (int round = 0;; ++round) {
-    if (round == kMaxDecideRoundsPerInstant)
-      throw std::logic_error("policy '" + in_.policy.name() + "' returned decisions " +
-                             std::to_string(kMaxDecideRoundsPerInstant) +
-                             " times in a row at t=" + std::to_string(now) + "; it is looping");
-    refresh_running(now);
-    // The engine's vectors are lent to the policy for the call instead of
-    // copied: decide() runs on every event and the queue can be long.
-    SchedulerInput input;
-    input.now_s = now;
-    input.view = &view_;
-    input.queued = std::move(queued_);
-    input.running = std::move(running_);
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<Decision> decisions = in_.policy.decide(input);
-    scheduler_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    queued_ = std::move(input.queued);
-    running_ = std::move(input.running);
-    if (decisions.empty()) return;
-    for (const Decision& d : decisions) apply(d, now);
-    std::erase_if(queued_, [&](const QueuedJob& q) { return state_[q.index].phase != Phase::Queued; });
-  }
-}
-
-void ReplayController::refresh_running(double now) {
-  for (RunningJob& r : running_) {
+void ReplayController::refresh_running(std::vector<RunningJob>& running, double now) {
+  for (RunningJob& r : running) {
     const JobState& s = state_[r.index];
     r.attained_gpu_s =
         s.attained_gpu_s + static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
@@ -65,34 +35,8 @@ void ReplayController::refresh_running(double now) {
   }
 }
 
-void ReplayController::apply(const Decision& d, double now) {
-  std::visit(
-      [&](const auto& x) {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, StartJob>) {
-          start_job(x, now);
-        } else if constexpr (std::is_same_v<T, RejectJob>) {
-          reject_job(x, now);
-        } else if constexpr (std::is_same_v<T, PreemptJob>) {
-          preempt_job(x, now);
-        } else {
-          resize_job(x, now);
-        }
-      },
-      d);
-  last_event_s_ = std::max(last_event_s_, now);
-}
-
-ReplayController::JobState& ReplayController::queued_job(JobIndex job, const char* action) {
-  if (job >= state_.size() || state_[job].phase != Phase::Queued)
-    throw std::logic_error(
-        "policy '" + in_.policy.name() + "' tried to " + action + " job " + std::to_string(job) +
-        (job < state_.size() ? " ('" + in_.jobs[job].id + "')" : std::string()) + ", which is not queued");
-  return state_[job];
-}
-
-void ReplayController::start_job(const StartJob& d, double now) {
-  JobState& s = queued_job(d.job, "start");
+RunningJob ReplayController::start(const StartJob& d, double now) {
+  JobState& s = state_[d.job];
   const JobSpec& spec = in_.jobs[d.job];
   Placement placement = d.placement;
   if (placement.vn_per_gpu.empty()) placement = spread_virtual_nodes(placement.gpus, virtual_nodes_of(d.job));
@@ -117,7 +61,7 @@ void ReplayController::start_job(const StartJob& d, double now) {
   recorder_.started(d.job, now, placement.gpus, s.gpu_milli);
   s.placement = placement;
   s.held_since_s = now;
-  running_.push_back(RunningJob{d.job, &spec, std::move(placement), now, s.attained_gpu_s, -1});
+  RunningJob running{d.job, &spec, std::move(placement), now, s.attained_gpu_s, -1};
   if (s.restore_pending) {
     // Stopped with checkpoints on: restart the processes and load the last
     // checkpoint first (docs/ELASTICITY.md).
@@ -126,8 +70,9 @@ void ReplayController::start_job(const StartJob& d, double now) {
   } else {
     begin_run(d.job, now);
   }
-  running_.back().estimated_remaining_s = s.estimated_total_s;
+  running.estimated_remaining_s = s.estimated_total_s;
   rescale_tenants(s.placement.gpus, d.job, now);  // a new co-tenant slows the others
+  return running;
 }
 
 // Progress starts on the job's current placement.
@@ -186,36 +131,8 @@ void ReplayController::estimate_run(JobIndex job) {
 // in-flight macro-iteration is credited by time: ring_iterations_done)
 // (docs/ELASTICITY.md, "Checkpoints"). With a checkpoint interval
 // the job keeps only the work up to its last checkpoint (stop_run).
-void ReplayController::preempt_job(const PreemptJob& d, double now) {
-  if (d.job >= state_.size() ||
-      (state_[d.job].phase != Phase::Running && state_[d.job].phase != Phase::SettingUp))
-    throw std::logic_error("policy '" + in_.policy.name() + "' tried to preempt job " +
-                           std::to_string(d.job) +
-                           (d.job < state_.size() ? " ('" + in_.jobs[d.job].id + "')" : std::string()) +
-                           ", which is not running");
-  stop_and_requeue(d.job, now);
-}
-
-// Back into the queue at its submission-order place, with its attained
-// service and the alone-estimate scaled to the iterations left.
-void ReplayController::requeue(JobIndex job) {
-  const JobSpec& spec = in_.jobs[job];
-  const JobState& s = state_[job];
-  const GpuTypeMask allowed = allowed_gpu_types(spec, in_.cluster, in_.gpu_catalog, in_.models);
-  double estimate = estimator_.estimate_s(spec, allowed);
-  if (estimate >= 0 && spec.iterations > 0)
-    estimate *=
-        static_cast<double>(spec.iterations - s.iterations_done) / static_cast<double>(spec.iterations);
-  const auto pos =
-      std::lower_bound(queued_.begin(), queued_.end(), arrival_rank_[job],
-                       [&](const QueuedJob& q, std::size_t rank) { return arrival_rank_[q.index] < rank; });
-  queued_.insert(pos, QueuedJob{job, &spec, s.attained_gpu_s, estimate, allowed});
-}
-
-void ReplayController::reject_job(const RejectJob& d, double now) {
-  JobState& s = queued_job(d.job, "reject");
-  s.phase = Phase::Done;
-  recorder_.rejected(d.job, now, d.reason);
+void ReplayController::preempt(JobIndex job, double now) {
+  stop_and_requeue(job, now);
 }
 
 long long ReplayController::iterations_left(JobIndex job) const {

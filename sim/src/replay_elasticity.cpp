@@ -100,7 +100,6 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
 // back to the queue.
 void ReplayController::stop_and_requeue(JobIndex job, double now) {
   JobState& s = state_[job];
-  std::erase_if(running_, [&](const RunningJob& r) { return r.index == job; });
   if (stop_run(job, now, /*lose_since_checkpoint=*/true)) {
     // Every iteration was done: the job completes now instead (its end
     // report may be on its way at this very instant).
@@ -113,7 +112,7 @@ void ReplayController::stop_and_requeue(JobIndex job, double now) {
   rescale_tenants(s.placement.gpus, job, now);
   if (in_.options.checkpoint_interval_s > 0) s.restore_pending = true;
   s.phase = Phase::Queued;
-  requeue(job);
+  driver_.requeue(job, JobProgress{s.attained_gpu_s, s.iterations_done});
 }
 
 // A planned resize keeps every whole iteration (the job stops at a batch
@@ -122,11 +121,8 @@ void ReplayController::stop_and_requeue(JobIndex job, double now) {
 // checkpoint-restart resize saves, restarts the processes and restores
 // through the storage bandwidth. The job holds its new GPUs throughout; the
 // GPUs it gives up are free at once.
-void ReplayController::resize_job(const ResizeJob& d, double now) {
+void ReplayController::resize(const ResizeJob& d, double now) {
   const std::string who = "policy '" + in_.policy.name() + "' resized job " + std::to_string(d.job);
-  if (d.job >= state_.size() ||
-      (state_[d.job].phase != Phase::Running && state_[d.job].phase != Phase::SettingUp))
-    throw std::logic_error(who + ", which is not running");
   JobState& s = state_[d.job];
   const JobSpec& spec = in_.jobs[d.job];
   const int v = virtual_nodes_of(d.job);
@@ -157,7 +153,6 @@ void ReplayController::resize_job(const ResizeJob& d, double now) {
   const std::vector<GpuId> old_gpus = s.placement.gpus;
   const std::vector<GpuId> joining = gpus_not_in(placement.gpus, old_gpus);
   if (stop_run(d.job, now, /*lose_since_checkpoint=*/false)) {
-    std::erase_if(running_, [&](const RunningJob& r) { return r.index == d.job; });
     finish_job(d.job, now);
     return;
   }
@@ -171,8 +166,7 @@ void ReplayController::resize_job(const ResizeJob& d, double now) {
   s.held_since_s = now;
   s.global_batch = batch;
   s.placement = placement;
-  for (RunningJob& r : running_)
-    if (r.index == d.job) r.placement = placement;
+  driver_.moved(d.job, placement);
 
   const ElasticitySpec& e = in_.cluster.spec().elasticity;
   if (d.mode == ResizeMode::CheckpointRestart) {

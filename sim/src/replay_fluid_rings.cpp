@@ -68,7 +68,7 @@ void ReplayController::refresh_fluid_rates(double now) {
   if (!fluid_rates_stale_) return;
   fluid_rates_stale_ = false;
   std::vector<JobIndex> rings;
-  for (const RunningJob& r : running_) {
+  for (const RunningJob& r : driver_.running()) {
     const JobState& s = state_[r.index];
     if (s.phase == Phase::Running && s.quiet) rings.push_back(r.index);
   }

@@ -112,9 +112,9 @@ void ReplayController::take_node_down(NodeId node_id, double now, double down_s)
   const NodeInfo& node = in_.cluster.node(node_id);
   const auto on_node = [&](GpuId g) { return g >= node.first_gpu && g < node.first_gpu + node.gpu_count; };
   // Victims in job-index order, so the requeue order never depends on the
-  // order of running_.
+  // order of the running list.
   std::vector<JobIndex> victims;
-  for (const RunningJob& r : running_) {
+  for (const RunningJob& r : driver_.running()) {
     const std::vector<GpuId>& held = state_[r.index].placement.gpus;
     if (std::any_of(held.begin(), held.end(), on_node)) victims.push_back(r.index);
   }

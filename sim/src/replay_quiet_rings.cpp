@@ -16,13 +16,6 @@
 
 namespace vnsim::sim {
 
-// Opt-in (ReplayOptions::quiet_rings), and never for the fidelity
-// references: every iteration simulated (M = 0) or plain macro-iterations.
-bool ReplayController::quiet_rings_on() const {
-  return in_.options.quiet_rings && in_.options.shorten_macro_when_contended &&
-         in_.options.macro_iterations > 0;
-}
-
 void ReplayController::run_ring(JobIndex job, double now) {
   if (fluid_rings_on()) {
     start_fluid_segment(job, now);

@@ -8,6 +8,7 @@
 #include "row_parsers.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/transformer_models.hpp"
+#include "vnsim/traces/readers.hpp"
 
 namespace vnsim::traces_detail {
 namespace {
@@ -162,3 +163,15 @@ JobSpec parse_jsonl_row(std::string_view line, const ModelCatalog& models) {
 }
 
 }  // namespace vnsim::traces_detail
+
+namespace vnsim {
+
+JobSpec parse_jsonl_line(std::string_view line, const ModelCatalog& models) {
+  try {
+    return traces_detail::parse_jsonl_row(line, models);
+  } catch (const traces_detail::RowError& e) {
+    throw InputError(e.reason);
+  }
+}
+
+}  // namespace vnsim

@@ -1,8 +1,10 @@
 #pragma once
 // The controller (rank 0 in vnexec): replays a job list in executor time on
-// the testbed's workers, asking the same Policy objects as the simulator for
-// start / preempt / resize decisions, and keeps a JobRecord per job. Event
-// order at one instant is the simulator's: completions, arrivals, policy.
+// the testbed's workers and keeps a JobRecord per job. The policy is driven
+// by the same PolicyDriver as in the simulator (queue, arrivals and their
+// feasibility, requeue, decide loop, timer); this class is its executor:
+// it launches, stops and resizes the job segments on the fleet. Event order
+// at one instant is the simulator's: completions, arrivals, policy.
 #include <limits>
 #include <map>
 #include <optional>
@@ -16,6 +18,7 @@
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/core/topology.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/policies/policy_driver.hpp"
 #include "vnsim/real_exec/measurement_log.hpp"
 #include "vnsim/real_exec/resume.hpp"
 #include "vnsim/real_exec/worker_fleet.hpp"
@@ -35,7 +38,7 @@ struct ControllerOptions {
   std::map<std::string, PriorJob> prior;
 };
 
-class Controller {
+class Controller final : private PolicyExecutor {
  public:
   Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, const ModelCatalog& models,
              std::vector<JobSpec> jobs, Policy& policy, WorkerFleet& fleet, MeasurementLog& log,
@@ -47,9 +50,8 @@ class Controller {
   const std::vector<GpuId>& failed_gpus() const { return failed_gpus_; }
 
  private:
-  enum class Phase { Future, Queued, Running, Done };
+  using Phase = PolicyDriver::Phase;  // the driver's: Running includes a deferred start
   struct JobState {
-    Phase phase = Phase::Future;
     int epoch = -1;
     Placement placement;
     long long iterations_done = 0;  // confirmed (checkpointed or stopped)
@@ -63,16 +65,19 @@ class Controller {
     std::optional<Launch> deferred;  // start waiting for the stop's checkpoint
   };
 
+  // PolicyExecutor: the driver's calls.
+  JobProgress arrived(JobIndex job, double now) override;
+  RunningJob start(const StartJob& d, double now) override;
+  void preempt(JobIndex job, double now) override;
+  void resize(const ResizeJob& d, double now) override;
+  void rejected(JobIndex job, double now, const std::string& reason) override;
+  void refresh_running(std::vector<RunningJob>& running, double now) override;
+  bool will_change_by_itself() const override;
+  std::string idle_reason(JobIndex job) const override;
+
   void handle(const FleetEvent& e);
-  void process_arrivals(double now);
-  void run_policy(double now);
-  void apply(const Decision& d, double now);
-  void start_job(const StartJob& d, double now);
-  void preempt_job(const PreemptJob& d, double now);
-  void resize_job(const ResizeJob& d, double now);
   void finish_job(JobIndex job, double now, long long iterations);
   void requeue(JobIndex job);
-  double estimate_s(JobIndex job) const;
   void note_stop_of(JobIndex job, double now);
   void launch(Launch l);
   // Workers still finishing a stopped segment's step; a start on them waits.
@@ -90,14 +95,11 @@ class Controller {
   MeasurementLog& log_;
   ControllerOptions options_;
   Topology topology_;
-  ClusterView view_;
+  PolicyDriver driver_;
+  ClusterView& view_;  // the driver's
   std::vector<JobState> state_;
   std::vector<JobRecord> records_;
-  std::vector<JobIndex> arrival_order_;
-  std::size_t next_arrival_ = 0;
-  std::vector<QueuedJob> queued_;
   std::vector<GpuId> failed_gpus_;
-  std::optional<double> timer_s_;
   std::map<GpuId, JobIndex> draining_;
 };
 

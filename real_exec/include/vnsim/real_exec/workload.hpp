@@ -25,11 +25,14 @@ std::size_t emulated_parameter_count(const ModelParams& model, const EmulationSc
 JobShape emulated_shape(const ModelParams& model, const EmulationScale& scale, long long global_batch,
                         std::vector<int> vn_per_rank);
 
-// Reads a jsonl trace (the fields of docs/TRACES.md "jsonl") whose jobs are
-// fully specified: model, global_batch and iterations given. Submit times are
-// multiplied by `time_scale`. Errors name file:line and the field.
+// Reads a jsonl trace (the fields of docs/TRACES.md "jsonl", parsed by the
+// traces module's codec, parse_jsonl_line) whose jobs are fully specified
+// data-parallel jobs: model, global_batch and iterations given, no layout,
+// parameter-server or GPU-share fields. Submit times are multiplied by
+// `time_scale`. Errors name file:line and the field.
 std::vector<JobSpec> read_executor_trace(const std::string& path, double time_scale);
-// The same format back (what the run executed, for `vnsim validate`).
+// The same format back (what the run executed, for `vnsim validate`), with
+// the traces module's writer (write_jsonl), so no JobSpec field is dropped.
 void write_executor_trace(const std::string& path, const std::vector<JobSpec>& jobs);
 
 }  // namespace vnsim::real_exec

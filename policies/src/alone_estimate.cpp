@@ -1,11 +1,11 @@
-#include "alone_estimate.hpp"
+#include "vnsim/policies/alone_estimate.hpp"
 
 #include "vnsim/core/consolidated_placement.hpp"
 #include "vnsim/core/layout_perf.hpp"
 #include "vnsim/core/parameter_server_job.hpp"
 #include "vnsim/core/perf_model.hpp"
 
-namespace vnsim::sim {
+namespace vnsim {
 
 const std::optional<std::vector<GpuId>>& AloneEstimator::placement(int count, GpuTypeMask allowed) {
   auto key = std::make_pair(count, allowed);
@@ -43,4 +43,4 @@ double AloneEstimator::estimate_s(const JobSpec& job, GpuTypeMask allowed) {
   return it->second < 0 ? -1 : static_cast<double>(job.iterations) * it->second;
 }
 
-}  // namespace vnsim::sim
+}  // namespace vnsim

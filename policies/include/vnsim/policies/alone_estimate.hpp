@@ -15,7 +15,7 @@
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/core/topology.hpp"
 
-namespace vnsim::sim {
+namespace vnsim {
 
 class AloneEstimator {
  public:
@@ -42,4 +42,4 @@ class AloneEstimator {
   std::map<ShapeKey, double> iteration_s_;
 };
 
-}  // namespace vnsim::sim
+}  // namespace vnsim

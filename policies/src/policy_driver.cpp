@@ -1,0 +1,187 @@
+#include "vnsim/policies/policy_driver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
+
+#include "vnsim/core/error.hpp"
+#include "vnsim/core/feasibility.hpp"
+
+namespace vnsim {
+namespace {
+
+// A policy that keeps answering with decisions at one instant is looping.
+constexpr int kMaxDecideRoundsPerInstant = 10000;
+// A round-based policy may wait a few rounds on an idle cluster before it
+// starts anything; one that never does must not spin forever on its timer.
+constexpr int kMaxIdleTimerWakes = 1000;
+
+}  // namespace
+
+PolicyDriver::PolicyDriver(const Cluster& cluster, const Topology& topology, const GpuCatalog& gpu_catalog,
+                           const ModelCatalog& models, const std::vector<JobSpec>& jobs, Policy& policy,
+                           PolicyExecutor& executor)
+    : cluster_(cluster),
+      gpu_catalog_(gpu_catalog),
+      models_(models),
+      jobs_(jobs),
+      policy_(policy),
+      executor_(executor),
+      view_(cluster, topology),
+      estimator_(topology, gpu_catalog, models),
+      phase_(jobs.size(), Phase::NotArrived),
+      arrival_order_(jobs.size()),
+      arrival_rank_(jobs.size()) {
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (!std::isfinite(jobs[i].submit_s))
+      throw InputError("job '" + jobs[i].id + "' (index " + std::to_string(i) +
+                       "): submit time is not finite");
+  std::iota(arrival_order_.begin(), arrival_order_.end(), JobIndex{0});
+  std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
+                   [&](JobIndex a, JobIndex b) { return jobs[a].submit_s < jobs[b].submit_s; });
+  for (std::size_t i = 0; i < arrival_order_.size(); ++i) arrival_rank_[arrival_order_[i]] = i;
+}
+
+std::optional<double> PolicyDriver::next_arrival_s() const {
+  if (!arrivals_left()) return std::nullopt;
+  return jobs_[arrival_order_[next_arrival_]].submit_s;
+}
+
+void PolicyDriver::mark_done(JobIndex job) {
+  phase_.at(job) = Phase::Done;
+}
+
+void PolicyDriver::process_arrivals(double now) {
+  while (next_arrival_ < arrival_order_.size() && jobs_[arrival_order_[next_arrival_]].submit_s <= now) {
+    const JobIndex j = arrival_order_[next_arrival_++];
+    if (phase_[j] == Phase::Done) continue;  // finished or rejected by an earlier attempt
+    const JobProgress progress = executor_.arrived(j, now);
+    if (auto why = why_infeasible(jobs_[j], cluster_, gpu_catalog_, models_)) {
+      phase_[j] = Phase::Done;
+      executor_.rejected(j, now, *why);
+      continue;
+    }
+    phase_[j] = Phase::Queued;
+    // Later in submission order than every job queued now.
+    queued_.push_back(queue_entry(j, progress));
+  }
+}
+
+// The alone-estimate scaled to the iterations left (unscaled for a job
+// that has done none, so the first estimate is the estimator's own value).
+QueuedJob PolicyDriver::queue_entry(JobIndex job, const JobProgress& progress) {
+  const JobSpec& spec = jobs_[job];
+  const GpuTypeMask allowed = allowed_gpu_types(spec, cluster_, gpu_catalog_, models_);
+  double estimate = estimator_.estimate_s(spec, allowed);
+  if (progress.iterations_done > 0 && estimate >= 0 && spec.iterations > 0)
+    estimate *= static_cast<double>(spec.iterations - progress.iterations_done) /
+                static_cast<double>(spec.iterations);
+  return QueuedJob{job, &spec, progress.attained_gpu_s, estimate, allowed};
+}
+
+void PolicyDriver::requeue(JobIndex job, const JobProgress& progress) {
+  std::erase_if(running_, [&](const RunningJob& r) { return r.index == job; });
+  phase_[job] = Phase::Queued;
+  const auto pos =
+      std::lower_bound(queued_.begin(), queued_.end(), arrival_rank_[job],
+                       [&](const QueuedJob& q, std::size_t rank) { return arrival_rank_[q.index] < rank; });
+  queued_.insert(pos, queue_entry(job, progress));
+}
+
+void PolicyDriver::finished(JobIndex job) {
+  phase_[job] = Phase::Done;
+  std::erase_if(running_, [&](const RunningJob& r) { return r.index == job; });
+  std::erase_if(queued_, [&](const QueuedJob& q) { return q.index == job; });
+}
+
+void PolicyDriver::moved(JobIndex job, const Placement& placement) {
+  for (RunningJob& r : running_)
+    if (r.index == job) r.placement = placement;
+}
+
+void PolicyDriver::run_policy(double now) {
+  for (int round = 0;; ++round) {
+    if (round == kMaxDecideRoundsPerInstant)
+      throw std::logic_error("policy '" + policy_.name() + "' returned decisions " +
+                             std::to_string(kMaxDecideRoundsPerInstant) +
+                             " times in a row at t=" + std::to_string(now) + "; it is looping");
+    executor_.refresh_running(running_, now);
+    // The driver's vectors are lent to the policy for the call instead of
+    // copied: decide() runs on every event and the queue can be long.
+    SchedulerInput input;
+    input.now_s = now;
+    input.view = &view_;
+    input.queued = std::move(queued_);
+    input.running = std::move(running_);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<Decision> decisions = policy_.decide(input);
+    scheduler_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    queued_ = std::move(input.queued);
+    running_ = std::move(input.running);
+    if (decisions.empty()) return;
+    for (const Decision& d : decisions) apply(d, now);
+    std::erase_if(queued_, [&](const QueuedJob& q) { return phase_[q.index] != Phase::Queued; });
+  }
+}
+
+void PolicyDriver::check_phase(JobIndex job, Phase wanted, const char* action) const {
+  if (job < phase_.size() && phase_[job] == wanted) return;
+  throw std::logic_error("policy '" + policy_.name() + "' tried to " + action + " job " +
+                         std::to_string(job) +
+                         (job < phase_.size() ? " ('" + jobs_[job].id + "')" : std::string()) +
+                         ", which is " + (wanted == Phase::Queued ? "not queued" : "not running"));
+}
+
+void PolicyDriver::apply(const Decision& d, double now) {
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, StartJob>) {
+          check_phase(x.job, Phase::Queued, "start");
+          phase_[x.job] = Phase::Running;
+          running_.push_back(executor_.start(x, now));
+        } else if constexpr (std::is_same_v<T, RejectJob>) {
+          check_phase(x.job, Phase::Queued, "reject");
+          reject(x.job, now, x.reason);
+        } else if constexpr (std::is_same_v<T, PreemptJob>) {
+          check_phase(x.job, Phase::Running, "preempt");
+          executor_.preempt(x.job, now);
+        } else {
+          check_phase(x.job, Phase::Running, "resize");
+          executor_.resize(x, now);
+        }
+      },
+      d);
+  executor_.decision_applied(now);
+}
+
+void PolicyDriver::reject(JobIndex job, double now, const std::string& reason) {
+  phase_[job] = Phase::Done;
+  executor_.rejected(job, now, reason);
+}
+
+void PolicyDriver::update_timer(double now, bool all_done) {
+  timer_s_.reset();
+  if (auto t = policy_.next_timer_s(now); t && *t > now && !all_done) timer_s_ = *t;
+}
+
+bool PolicyDriver::guard_against_idle_deadlock(double now) {
+  const bool idle =
+      running_.empty() && !arrivals_left() && !queued_.empty() && !executor_.will_change_by_itself();
+  if (!idle) {
+    idle_timer_wakes_ = 0;
+    return false;
+  }
+  if (timer_s_ && ++idle_timer_wakes_ <= kMaxIdleTimerWakes) return false;
+  const std::vector<QueuedJob> left = std::move(queued_);
+  queued_.clear();
+  for (const QueuedJob& q : left) reject(q.index, now, executor_.idle_reason(q.index));
+  timer_s_.reset();
+  return true;
+}
+
+}  // namespace vnsim

@@ -1,0 +1,170 @@
+// The PolicyDriver on a fake executor, one node of 4 V100s: queue order,
+// feasibility at arrival, requeue at the submission-order place with the
+// alone-estimate scaled to the iterations left, the checks of decisions, the
+// looping guard and the idle-cluster guard, all worked out by hand.
+#include "vnsim/policies/policy_driver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "single_node_spec.hpp"
+
+namespace vnsim {
+namespace {
+
+// Records what the driver asks; allocates whole GPUs in the driver's view.
+class FakeExecutor final : public PolicyExecutor {
+ public:
+  PolicyDriver* driver = nullptr;
+  std::vector<std::string> calls;
+  bool changing = false;
+
+  JobProgress arrived(JobIndex job, double now) override {
+    calls.push_back("arrived " + std::to_string(job) + " at " + std::to_string(static_cast<int>(now)));
+    return {};
+  }
+  RunningJob start(const StartJob& d, double now) override {
+    calls.push_back("start " + std::to_string(d.job));
+    driver->view().allocate(d.placement.gpus, d.job);
+    return RunningJob{d.job, nullptr, d.placement, now, 0, -1};
+  }
+  void preempt(JobIndex job, double) override {
+    calls.push_back("preempt " + std::to_string(job));
+    for (const RunningJob& r : driver->running())
+      if (r.index == job) driver->view().release(r.placement.gpus, job);
+    driver->requeue(job, JobProgress{7, 50});  // half of its 100 iterations done
+  }
+  void resize(const ResizeJob& d, double) override { calls.push_back("resize " + std::to_string(d.job)); }
+  void rejected(JobIndex job, double, const std::string& reason) override {
+    calls.push_back("rejected " + std::to_string(job) + ": " + reason);
+  }
+  void refresh_running(std::vector<RunningJob>&, double) override {}
+  bool will_change_by_itself() const override { return changing; }
+  std::string idle_reason(JobIndex) const override { return "idle"; }
+};
+
+// Answers with whatever the test's function returns.
+class ScriptedPolicy final : public Policy {
+ public:
+  std::function<std::vector<Decision>(const SchedulerInput&)> script;
+  std::vector<SchedulerInput> seen;
+  std::string name() const override { return "scripted"; }
+  std::vector<Decision> decide(const SchedulerInput& in) override {
+    seen.push_back(in);
+    return script ? script(in) : std::vector<Decision>{};
+  }
+};
+
+JobSpec job(const std::string& id, double submit, int gpus) {
+  JobSpec s;
+  s.id = id;
+  s.submit_s = submit;
+  s.gpus = gpus;
+  s.model = "cifar10";
+  s.global_batch = 128 * gpus;
+  s.iterations = 100;
+  return s;
+}
+
+struct DriverRig {
+  explicit DriverRig(std::vector<JobSpec> j)
+      : cluster(testing::single_v100_node(4)),
+        topology(cluster),
+        jobs(std::move(j)),
+        driver(cluster, topology, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, executor) {
+    executor.driver = &driver;
+  }
+  double alone_s(JobIndex j) {
+    AloneEstimator e(topology, GpuCatalog::builtin(), ModelCatalog::builtin());
+    return e.estimate_s(jobs[j], kAnyGpuType);
+  }
+  Cluster cluster;
+  Topology topology;
+  std::vector<JobSpec> jobs;
+  ScriptedPolicy policy;
+  FakeExecutor executor;
+  PolicyDriver driver;
+};
+
+TEST(PolicyDriver, ArrivalsQueueInSubmitOrderAndAnInfeasibleJobIsRejectedWithItsReason) {
+  // Job 0 arrives last; job 2 needs 8 GPUs of a 4-GPU node.
+  DriverRig s({job("late", 20, 1), job("a", 0, 2), job("huge", 5, 8), job("b", 5, 1)});
+  s.driver.process_arrivals(5);
+  ASSERT_EQ(s.driver.queued().size(), 2u);
+  EXPECT_EQ(s.driver.queued()[0].index, 1u);
+  EXPECT_EQ(s.driver.queued()[1].index, 3u);
+  EXPECT_EQ(s.driver.queued()[0].estimated_remaining_s, s.alone_s(1));
+  EXPECT_EQ(s.driver.phase(2), PolicyDriver::Phase::Done);
+  ASSERT_EQ(s.executor.calls.size(), 4u);
+  EXPECT_EQ(s.executor.calls[2].rfind("rejected 2: ", 0), 0u) << s.executor.calls[2];
+  EXPECT_EQ(*s.driver.next_arrival_s(), 20);
+}
+
+TEST(PolicyDriver, APreemptedJobGoesBackToItsSubmissionPlaceWithItsEstimateScaled) {
+  DriverRig s({job("a", 0, 4), job("b", 1, 1), job("c", 2, 1)});
+  s.driver.process_arrivals(0);
+  s.policy.script = [&](const SchedulerInput& in) -> std::vector<Decision> {
+    if (s.policy.seen.size() == 1) return {StartJob{0, Placement{{0, 1, 2, 3}, {}}}};
+    if (in.now_s == 2 && s.driver.phase(0) == PolicyDriver::Phase::Running) return {PreemptJob{0}};
+    return {};
+  };
+  s.driver.run_policy(0);
+  EXPECT_EQ(s.driver.running().size(), 1u);
+  s.driver.process_arrivals(2);
+  s.driver.run_policy(2);
+  // a (index 0) is back in front of b and c, with half its alone time.
+  ASSERT_EQ(s.driver.queued().size(), 3u);
+  EXPECT_EQ(s.driver.queued()[0].index, 0u);
+  EXPECT_EQ(s.driver.queued()[0].attained_gpu_s, 7);
+  EXPECT_DOUBLE_EQ(s.driver.queued()[0].estimated_remaining_s, s.alone_s(0) * 0.5);
+  EXPECT_TRUE(s.driver.running().empty());
+  EXPECT_EQ(s.driver.view().free_total(), 4);
+}
+
+TEST(PolicyDriver, DecisionsOnJobsInTheWrongPhaseAreRefusedWithTheJobNamed) {
+  DriverRig s({job("a", 0, 1), job("b", 10, 1)});
+  s.driver.process_arrivals(0);
+  s.policy.script = [](const SchedulerInput&) -> std::vector<Decision> { return {StartJob{1, {{0}, {}}}}; };
+  try {
+    s.driver.run_policy(0);
+    FAIL() << "started a job that has not arrived";
+  } catch (const std::logic_error& e) {
+    EXPECT_EQ(std::string(e.what()), "policy 'scripted' tried to start job 1 ('b'), which is not queued");
+  }
+  s.policy.script = [](const SchedulerInput&) -> std::vector<Decision> { return {PreemptJob{0}}; };
+  EXPECT_THROW(s.driver.run_policy(0), std::logic_error);  // queued, not running
+  s.policy.script = [](const SchedulerInput&) -> std::vector<Decision> { return {ResizeJob{5, {}}}; };
+  EXPECT_THROW(s.driver.run_policy(0), std::logic_error);  // no such job
+}
+
+TEST(PolicyDriver, APolicyThatAnswersForeverAtOneInstantIsStopped) {
+  DriverRig s({job("a", 0, 1)});
+  s.driver.process_arrivals(0);
+  // Starts and preempts the same job, over and over.
+  s.policy.script = [&](const SchedulerInput&) -> std::vector<Decision> {
+    if (s.driver.phase(0) == PolicyDriver::Phase::Queued) return {StartJob{0, {{0}, {}}}};
+    return {PreemptJob{0}};
+  };
+  EXPECT_THROW(s.driver.run_policy(0), std::logic_error);
+  EXPECT_EQ(s.policy.seen.size(), 10000u);
+}
+
+TEST(PolicyDriver, QueuedJobsOnAnIdleClusterAreRejectedUnlessSomethingCanStillChange) {
+  DriverRig s({job("a", 0, 1), job("b", 0, 1)});
+  s.driver.process_arrivals(0);
+  s.driver.run_policy(0);  // the policy starts nothing
+  s.executor.changing = true;
+  EXPECT_FALSE(s.driver.guard_against_idle_deadlock(0));
+  s.executor.changing = false;
+  EXPECT_TRUE(s.driver.guard_against_idle_deadlock(0));
+  EXPECT_TRUE(s.driver.queued().empty());
+  EXPECT_EQ(s.driver.phase(0), PolicyDriver::Phase::Done);
+  EXPECT_EQ(s.executor.calls.back(), "rejected 1: idle");
+}
+
+}  // namespace
+}  // namespace vnsim
