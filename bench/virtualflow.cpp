@@ -2,10 +2,12 @@
 // per process, so each replay is one invocation:
 //   virtualflow repro P            fixed-V imagenet job on P V100s (testbed)
 //   virtualflow hetero-sim TYPES   imagenet, V = 16, on 4 V100 (+ 4 P100/K80)
-//                                  with the engine's heterogeneous split;
+//                                  with the engine's heterogeneous split, on
+//                                  the GPUs VirtualFlow's solver chooses;
 //                                  TYPES = v100 | v100+p100 | v100+k80
 //   virtualflow hetero-profiles    solver only, Gavel-derived profiles:
-//                                  V100-only vs V100 + P100/K80 throughput
+//                                  V100-only vs V100 + P100/K80 throughput,
+//                                  every GPU used and n_g chosen
 // repro reads ../shared/profiles/pollux/imagenet/validation-<B>.csv through
 // VNSIM_SHARED to print the convergence curve per sample.
 #include <cstdio>
@@ -16,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "vnsim/core/hetero_choice.hpp"
+#include "vnsim/core/hetero_placement.hpp"
 #include "vnsim/core/hetero_split.hpp"
 #include "vnsim/core/perf_model.hpp"
 #include "vnsim/core/throughput_profile.hpp"
@@ -50,24 +54,37 @@ ClusterSpec nodes_of(const std::vector<std::string>& types, int gpus_per_node) {
   return spec;
 }
 
-// Starts each job once on the first `gpus` GPUs; the engine does the rest.
-class StartOnFirst : public Policy {
+// Starts each job once on the given GPUs; the engine does the rest.
+class StartOn : public Policy {
  public:
-  explicit StartOnFirst(int gpus) : gpus_(gpus) {}
-  std::string name() const override { return "start-on-first"; }
+  explicit StartOn(std::vector<GpuId> gpus) : gpus_(std::move(gpus)) {}
+  std::string name() const override { return "start-on"; }
   std::vector<Decision> decide(const SchedulerInput& in) override {
     std::vector<Decision> out;
-    if (in.queued.empty() || !in.view->is_free(0)) return out;
-    std::vector<GpuId> gpus;
-    for (int g = 0; g < gpus_; ++g) gpus.push_back(g);
+    if (in.queued.empty() || !in.view->is_free(gpus_.front())) return out;
     out.push_back(StartJob{in.queued.front().index,
-                           spread_virtual_nodes(gpus, in.queued.front().spec->effective_virtual_nodes())});
+                           spread_virtual_nodes(gpus_, in.queued.front().spec->effective_virtual_nodes())});
     return out;
   }
 
  private:
-  int gpus_;
+  std::vector<GpuId> gpus_;
 };
+
+std::vector<GpuId> first_gpus(int n) {
+  std::vector<GpuId> gpus;
+  for (int g = 0; g < n; ++g) gpus.push_back(g);
+  return gpus;
+}
+
+// The first used[g] GPUs of each node (node g holds GPUs 4g .. 4g+3 in the
+// benches' clusters of one type per node).
+std::vector<GpuId> used_gpus(const std::vector<int>& used, int gpus_per_node) {
+  std::vector<GpuId> gpus;
+  for (std::size_t g = 0; g < used.size(); ++g)
+    for (int k = 0; k < used[g]; ++k) gpus.push_back(static_cast<GpuId>(g) * gpus_per_node + k);
+  return gpus;
+}
 
 struct Row {
   long long iteration;
@@ -95,8 +112,8 @@ std::vector<Row> validation_rows(int batch) {
   return rows;
 }
 
-double replay_one(const Cluster& cluster, const JobSpec& job, int gpus, bool hetero) {
-  StartOnFirst policy(gpus);
+double replay_one(const Cluster& cluster, const JobSpec& job, const std::vector<GpuId>& gpus, bool hetero) {
+  StartOn policy(gpus);
   ReplayOptions options;
   options.heterogeneous_split = hetero;
   const ReplayResult r =
@@ -119,7 +136,7 @@ int repro(int p) {
   job.virtual_nodes = kVirtualNodes;
   job.global_batch = kGlobalBatch;
   job.iterations = iterations;
-  const double run_s = replay_one(cluster, job, p, false);
+  const double run_s = replay_one(cluster, job, first_gpus(p), false);
   const double iter_s = run_s / static_cast<double>(iterations);
   std::printf(
       "P=%d V=%d vn_per_gpu=%d vn_batch=%d global_batch=%d iterations=%lld iteration_s=%.4f run_h=%.3f\n", p,
@@ -133,23 +150,45 @@ int repro(int p) {
 }
 
 // imagenet (ResNet-50) with V = 16 virtual nodes of 32 samples (B = 512).
-int hetero_sim(const std::string& types) {
+// With `choose`, VirtualFlow's solver picks n_g GPUs of each type
+// (choose_virtual_nodes, catalog speeds, the analytic ring over the chosen
+// GPUs) and the job runs on those; with `all` it must use every GPU.
+int hetero_sim(const std::string& types, bool choose) {
   constexpr int kIterations = 2000;
+  constexpr int kVirtualNodes = 16;
+  constexpr int kGlobalBatch = 512;
   std::vector<std::string> nodes{"V100"};
   if (types == "v100+p100") nodes.push_back("P100");
   if (types == "v100+k80") nodes.push_back("K80");
   if (types != "v100" && nodes.size() == 1) throw std::invalid_argument("unknown TYPES '" + types + "'");
   Cluster cluster(nodes_of(nodes, 4));
+  const ModelParams& model = ModelCatalog::builtin().at("imagenet");
+  std::vector<int> used(nodes.size(), 4);
+  if (choose) {
+    const Topology topo(cluster);
+    const HeteroChoice c = choose_virtual_nodes(
+        catalog_groups(cluster, GpuCatalog::builtin(), model, first_gpus(cluster.gpu_count())), kVirtualNodes,
+        kGlobalBatch, [&](const std::vector<int>& n) {
+          const std::vector<GpuId> ring = used_gpus(n, 4);
+          return ring.size() < 2 ? 0.0 : ring_allreduce_time_s(topo, ring, model.gradient_bytes);
+        });
+    used = c.used;
+  }
+  const std::vector<GpuId> gpus = used_gpus(used, 4);
   JobSpec job;
   job.id = "hetero";
-  job.model = "imagenet";
-  job.gpus = cluster.gpu_count();
-  job.virtual_nodes = 16;
-  job.global_batch = 512;
+  job.model = model.name;
+  job.gpus = static_cast<int>(gpus.size());
+  job.virtual_nodes = kVirtualNodes;
+  job.global_batch = kGlobalBatch;
   job.iterations = kIterations;
-  const double run_s = replay_one(cluster, job, cluster.gpu_count(), true);
-  std::printf("types=%s gpus=%d V=16 B=512 iteration_s=%.4f samples_per_s=%.1f\n", types.c_str(),
-              cluster.gpu_count(), run_s / kIterations, 512.0 * kIterations / run_s);
+  const double run_s = replay_one(cluster, job, gpus, true);
+  std::string used_text;
+  for (std::size_t g = 0; g < nodes.size(); ++g)
+    used_text += (g ? "," : "") + nodes[g] + ":" + std::to_string(used[g]);
+  std::printf("types=%s gpus=%d used=%s V=%d B=%d iteration_s=%.4f samples_per_s=%.1f\n", types.c_str(),
+              cluster.gpu_count(), used_text.c_str(), kVirtualNodes, kGlobalBatch, run_s / kIterations,
+              kGlobalBatch * static_cast<double>(kIterations) / run_s);
   return 0;
 }
 
@@ -167,7 +206,9 @@ int hetero_profiles() {
                                    {"ResNet-18", "cifar10", 1024},
                                    {"Transformer", "bert", 512},
                                    {"LM", "deepspeech2", 320}};
-  std::printf("family\tB\tslow\tmode\tv100_only_sps\tmixed_sps\tgain_pct\tv100_local\tslow_local\n");
+  std::printf(
+      "family\tB\tslow\tmode\tv100_only_sps\tall_gpus_sps\tchosen_sps\tgain_pct\tused_v100\tused_slow\tv100_"
+      "local\tslow_local\n");
   for (const Case& c : cases) {
     const double bytes = models.at(c.model).gradient_bytes;
     for (const char* slow : {"P100", "K80"}) {
@@ -175,28 +216,34 @@ int hetero_profiles() {
       const Topology topo(cluster);
       const double ring_v100 = ring_allreduce_time_s(topo, {0, 1, 2, 3}, bytes);
       const double ring_mixed = ring_allreduce_time_s(topo, {0, 1, 2, 3, 4, 5, 6, 7}, bytes);
+      // VirtualFlow's solver prices the ring over the GPUs it uses.
+      const CollectiveOf ring_of = [&](const std::vector<int>& used) {
+        const std::vector<GpuId> ring = used_gpus(used, 4);
+        return ring.size() < 2 ? 0.0 : ring_allreduce_time_s(topo, ring, bytes);
+      };
       const ThroughputProfile& v = *profiles.find(c.family, "V100");
       const ThroughputProfile& s = *profiles.find(c.family, slow);
+      const std::vector<GpuTypeGroup> both = {v.group("V100", 4), s.group(slow, 4)};
+      const auto print = [&](const char* mode, double alone_s, double all_s, const HeteroChoice& chosen,
+                             int unit) {
+        std::printf("%s\t%d\t%s\t%s\t%.1f\t%.1f\t%.1f\t%+.1f\t%d\t%d\t%d\t%d\n", c.family, c.global_batch,
+                    slow, mode, c.global_batch / alone_s, c.global_batch / all_s,
+                    c.global_batch / chosen.split.total_s, 100 * (alone_s / chosen.split.total_s - 1),
+                    chosen.used[0], chosen.used[1], chosen.split.max_units_per_group[0] * unit,
+                    chosen.split.max_units_per_group[1] * unit);
+      };
       // Batch mode: any integer local batch, micro-batches up to the
       // largest profiled batch.
       const HeteroSplit alone = split_batch({v.group("V100", 4)}, c.global_batch, ring_v100);
-      const HeteroSplit mixed =
-          split_batch({v.group("V100", 4), s.group(slow, 4)}, c.global_batch, ring_mixed);
-      std::printf("%s\t%d\t%s\tbatch\t%.1f\t%.1f\t%+.1f\t%d\t%d\n", c.family, c.global_batch, slow,
-                  c.global_batch / alone.total_s, c.global_batch / mixed.total_s,
-                  100 * (alone.total_s / mixed.total_s - 1), mixed.max_units_per_group[0],
-                  mixed.max_units_per_group[1]);
+      const HeteroSplit all = split_batch(both, c.global_batch, ring_mixed);
+      print("batch", alone.total_s, all.total_s, choose_batch(both, c.global_batch, ring_of), 1);
       // Virtual-node mode: V = 16 equal virtual nodes (4 per V100 alone).
       const int v_count = 16;
-      const int vn_batch = c.global_batch / v_count;
       const HeteroSplit vn_alone =
           split_virtual_nodes({v.group("V100", 4)}, v_count, c.global_batch, ring_v100);
-      const HeteroSplit vn_mixed =
-          split_virtual_nodes({v.group("V100", 4), s.group(slow, 4)}, v_count, c.global_batch, ring_mixed);
-      std::printf("%s\t%d\t%s\tvn(V=%d)\t%.1f\t%.1f\t%+.1f\t%d\t%d\n", c.family, c.global_batch, slow,
-                  v_count, c.global_batch / vn_alone.total_s, c.global_batch / vn_mixed.total_s,
-                  100 * (vn_alone.total_s / vn_mixed.total_s - 1), vn_mixed.max_units_per_group[0] * vn_batch,
-                  vn_mixed.max_units_per_group[1] * vn_batch);
+      const HeteroSplit vn_all = split_virtual_nodes(both, v_count, c.global_batch, ring_mixed);
+      print("vn(V=16)", vn_alone.total_s, vn_all.total_s,
+            choose_virtual_nodes(both, v_count, c.global_batch, ring_of), c.global_batch / v_count);
     }
   }
   return 0;
@@ -208,10 +255,15 @@ int main(int argc, char** argv) {
   try {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "repro" && argc == 3) return repro(std::stoi(argv[2]));
-    if (mode == "hetero-sim" && argc == 3) return hetero_sim(argv[2]);
+    if (mode == "hetero-sim" && (argc == 3 || argc == 4)) {
+      const std::string how = argc == 4 ? argv[3] : "choose";
+      if (how != "choose" && how != "all") throw std::invalid_argument("hetero-sim: expected choose or all");
+      return hetero_sim(argv[2], how == "choose");
+    }
     if (mode == "hetero-profiles") return hetero_profiles();
-    std::fprintf(stderr,
-                 "usage: virtualflow repro P | hetero-sim v100|v100+p100|v100+k80 | hetero-profiles\n");
+    std::fprintf(
+        stderr,
+        "usage: virtualflow repro P | hetero-sim v100|v100+p100|v100+k80 [choose|all] | hetero-profiles\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "virtualflow: %s\n", e.what());

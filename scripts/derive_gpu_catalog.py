@@ -58,7 +58,7 @@ USD_PER_GPU_HOUR = {"K80": 0.90, "P40": 2.07, "P100": 1.46, "V100": 3.06, "T4": 
 SPOT_FRACTION = 0.3
 
 # Pollux model -> Gavel job family (closest architecture / task).
-GAVEL_FAMILY = {
+POLLUX_FAMILY = {
     "bert": "Transformer",
     "cifar10": "ResNet-18",
     "deepspeech2": "LM",
@@ -66,6 +66,10 @@ GAVEL_FAMILY = {
     "ncf": "Recommendation",
     "yolov3": "ResNet-50",
 }
+# Catalog models derived from Gavel's table itself (scripts/derive_model_catalog.py):
+# each is its own Gavel family, so its speeds are Gavel's measurements.
+GAVEL_ONLY_FAMILY = {"transformer": "Transformer", "lm": "LM", "cyclegan": "CycleGAN", "a3c": "A3C"}
+GAVEL_FAMILY = {**POLLUX_FAMILY, **GAVEL_ONLY_FAMILY}
 
 A100_OVER_V100_MEASURED = 2470.0 / 1200.0  # NVIDIA DeepLearningExamples, PyTorch RN50 v1.5, AMP, 1 GPU
 
@@ -135,8 +139,9 @@ def main():
         if name in per_model_vs_v100:
             by_model = {m: rounded(r * v100_over_t4) for m, r in sorted(per_model_vs_v100[name].items())}
             # Default for models without an override: geometric mean over the
-            # distinct Gavel families, so ResNet-50 is not counted twice.
-            fam_speed = {GAVEL_FAMILY[m]: s for m, s in by_model.items()}
+            # distinct Gavel families of the Pollux models, so ResNet-50 is not
+            # counted twice (the Gavel-only families have their own overrides).
+            fam_speed = {POLLUX_FAMILY[m]: s for m, s in by_model.items() if m in POLLUX_FAMILY}
             entry["relative_speed"] = rounded(geomean(fam_speed.values()))
             entry["speed_by_model"] = by_model
         else:

@@ -23,13 +23,15 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FAMILIES = ["ResNet-18", "ResNet-50", "Transformer", "LM", "Recommendation"]
+FAMILIES = ["ResNet-18", "ResNet-50", "Transformer", "LM", "Recommendation", "CycleGAN", "A3C"]
 MEASURED = {"K80": "k80", "P100": "p100", "V100": "v100"}
 A100_OVER_V100 = 2470 / 1200
 H100_OVER_A100 = ((989.4 / 312) * (3350 / 2039)) ** 0.5
-# Pollux model -> Gavel family, as in docs/MODELS.md.
+# Catalog model -> Gavel family, as in docs/MODELS.md: the Pollux models by
+# closest architecture, the Gavel-only models by the family they come from.
 MODEL_FAMILY = {"cifar10": "ResNet-18", "imagenet": "ResNet-50", "yolov3": "ResNet-50",
-                "bert": "Transformer", "deepspeech2": "LM", "ncf": "Recommendation"}
+                "bert": "Transformer", "deepspeech2": "LM", "ncf": "Recommendation",
+                "transformer": "Transformer", "lm": "LM", "cyclegan": "CycleGAN", "a3c": "A3C"}
 
 
 def main():
@@ -44,9 +46,10 @@ def main():
             for key, row in table[theirs].items():
                 name, scale = ast.literal_eval(key)
                 m = re.fullmatch(r"(.+) \(batch size (\d+)\)", name)
-                if scale != 1 or not m or m.group(1) != family:
+                # CycleGAN and A3C name no batch size: they run batch 1.
+                name, batch = (m.group(1), int(m.group(2))) if m else (name, 1)
+                if scale != 1 or name != family:
                     continue
-                batch = int(m.group(2))
                 points.append([batch, round(row["null"] * batch, 3)])
             per_type[ours] = sorted(points)
         per_type["A100"] = [[b, round(s * A100_OVER_V100, 3)] for b, s in per_type["V100"]]

@@ -157,9 +157,10 @@ TEST_F(Feasibility, MemoryIsCheckedOnTheConstrainedType) {
 
 // memory_per_sample_bytes is derived so that the largest profiled local
 // batch fills the 16 GiB reference GPU less a 1 GiB reserve: 15 GiB, which
-// fits a T4 but not a 12 GiB K80.
+// fits a T4 but not a 12 GiB K80. (The Gavel-only models are sized for the
+// K80 instead: GavelModels.CatalogHasEveryFamilyOfGavelsTable.)
 TEST_F(Feasibility, BuiltinModelsAtTheirLargestLocalBatchFitT4NotK80) {
-  for (const auto& name : ModelCatalog::builtin().names()) {
+  for (const char* name : {"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"}) {
     const ModelParams& m = ModelCatalog::builtin().at(name);
     JobSpec j = job();
     j.model = name;

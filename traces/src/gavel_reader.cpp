@@ -1,5 +1,6 @@
 // Gavel .trace (docs/TRACES.md, "gavel"): tab-separated, no header, in the
 // 7-field layout of the 2019 parser or the 10-field layout of the current one.
+#include <cctype>
 #include <limits>
 #include <map>
 
@@ -7,6 +8,7 @@
 #include "field_checks.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
+#include "vnsim/core/model_catalog.hpp"
 
 namespace vnsim::traces_detail {
 namespace {
@@ -17,15 +19,27 @@ struct Layout {
 constexpr Layout kLayout7{7, 4, 5, 6};
 constexpr Layout kLayout10{10, 5, 9, 6};
 
-// Gavel model family (the job type without its "(batch size N)") to the
-// catalog model that trains the same network on the same data set.
-const std::map<std::string, std::string, std::less<>>& gavel_models() {
+// Gavel job family (the job type without its "(batch size N)") to a catalog
+// model (docs/TRACES.md, gavel): a family whose network and data set a
+// Pollux model already trains maps to that model; every other family of
+// Gavel's throughput table has its own catalog model, named by the family in
+// lower case (Transformer -> transformer, LM -> lm, CycleGAN -> cyclegan,
+// A3C -> a3c; scripts/derive_model_catalog.py derives them from that table).
+const std::map<std::string, std::string, std::less<>>& pollux_equivalents() {
   static const std::map<std::string, std::string, std::less<>> models = {
       {"ResNet-18", "cifar10"},   // ResNet-18 on CIFAR-10 in both
       {"ResNet-50", "imagenet"},  // ResNet-50 on ImageNet in both
       {"Recommendation", "ncf"},  // MovieLens recommender; closest catalog model
   };
   return models;
+}
+
+const ModelParams* catalog_model(const std::string& family) {
+  const auto equivalent = pollux_equivalents().find(family);
+  if (equivalent != pollux_equivalents().end()) return &ModelCatalog::builtin().at(equivalent->second);
+  std::string lower = family;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ModelCatalog::builtin().find(lower);
 }
 
 struct JobType {
@@ -81,22 +95,31 @@ class GavelParser : public LineParser {
   JobSpec parse(std::string_view line, long line_number) const override {
     const auto f = split_fields(line, '\t', layout_.fields);
     const JobType type = split_job_type(f[0]);
-    const auto model = gavel_models().find(type.family);
-    if (model == gavel_models().end())
+    const ModelParams* model = catalog_model(type.family);
+    if (model == nullptr)
       throw RowError{"Gavel job type " + quoted(f[0]) + " has no catalog model (docs/TRACES.md, gavel)",
                      true};
     JobSpec job;
     job.id = "gavel-" + std::to_string(line_number);
-    job.model = model->second;
-    job.iterations =
+    job.model = model->name;
+    const std::int64_t worker_steps =
         integer_in(f[layout_.total_steps], "total_steps", 1, std::numeric_limits<std::int64_t>::max());
     job.submit_s = number_at_least(f[layout_.arrival], "arrival_time", 0);
     job.gpus = static_cast<int>(
         integer_in(f[layout_.scale_factor], "scale_factor", 1, std::numeric_limits<int>::max()));
-    if (type.batch > 0 && type.batch < job.gpus)
-      throw RowError{"batch size " + std::to_string(type.batch) + " is smaller than scale_factor " +
-                     std::to_string(job.gpus)};
-    job.global_batch = type.batch;
+    // Gavel runs the job type's command, hence its batch size, on each of the
+    // scale_factor workers, and counts total_steps over all workers together
+    // (its scheduler gives each worker an equal share of a round's steps). One
+    // synchronous step of the whole job is therefore scale_factor worker steps
+    // of the per-worker batch. A family without a batch size (CycleGAN, A3C)
+    // runs its script's default batch, the catalog's default_local_batch.
+    const std::int64_t per_worker = type.batch > 0 ? type.batch : model->default_local_batch;
+    const std::int64_t global_batch = per_worker * job.gpus;
+    if (global_batch > std::numeric_limits<int>::max())
+      throw RowError{"batch size " + std::to_string(per_worker) + " x scale_factor " +
+                     std::to_string(job.gpus) + " overflows the global batch"};
+    job.global_batch = static_cast<int>(global_batch);
+    job.iterations = (worker_steps + job.gpus - 1) / job.gpus;  // rounded up: no work is lost
     return job;
   }
 

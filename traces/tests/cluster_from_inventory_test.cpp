@@ -70,10 +70,24 @@ TEST(ClusterFromInventory, OpenbNodesWithCrlfAndRacksOfK) {
   const auto built = cluster_from_inventory(trace_data("inventory_openb.csv"), options);
   EXPECT_EQ(built.format, "openb-nodes");
   EXPECT_EQ(built.spec.name, "openb-test");
-  ASSERT_EQ(built.spec.racks.size(), 2u);  // n2 n3 | n4
-  EXPECT_EQ(built.spec.racks[1].nodes[0].name, "n4");
-  EXPECT_EQ(built.gpus_by_type, (std::map<std::string, long>{{"A10", 1}, {"T4", 2}, {"V100", 4}}));
-  EXPECT_EQ(built.left_out.size(), 2u);  // n0 (CPU-only), n1 (G2)
+  ASSERT_EQ(built.spec.racks.size(), 2u);  // n1 n2 | n3 n4
+  EXPECT_EQ(built.spec.racks[1].nodes[0].name, "n3");
+  // n1's 8 G2 GPUs stand in as V100 (docs/TRACES.md, "GPU types"): 8 + 4.
+  EXPECT_EQ(built.gpus_by_type, (std::map<std::string, long>{{"A10", 1}, {"T4", 2}, {"V100", 12}}));
+  EXPECT_EQ(built.left_out.size(), 1u);  // n0 (CPU-only)
+}
+
+TEST(ClusterFromInventory, OpenbUndisclosedTypesStandInAsV100UnlessMapped) {
+  // Hand-written: 8 x G2, 8 x G3, 2 x T4 and one CPU-only node.
+  const auto built = cluster_from_inventory(trace_data("inventory_openb_undisclosed.csv"), {});
+  EXPECT_EQ(built.gpus_by_type, (std::map<std::string, long>{{"T4", 2}, {"V100", 16}}));
+  ASSERT_EQ(built.left_out.size(), 1u);
+  EXPECT_NE(built.left_out[0].reason.find("CPU-only"), std::string::npos) << built.left_out[0].reason;
+  // An explicit --gpu-map wins over the stand-in.
+  InventoryOptions mapped;
+  mapped.gpu_map = parse_gpu_map("G2=A100");
+  const auto with_map = cluster_from_inventory(trace_data("inventory_openb_undisclosed.csv"), mapped);
+  EXPECT_EQ(with_map.gpus_by_type, (std::map<std::string, long>{{"A100", 8}, {"T4", 2}, {"V100", 8}}));
 }
 
 TEST(ClusterFromInventory, MalformedInventoriesNameFileAndLine) {
@@ -95,9 +109,9 @@ TEST(ClusterFromInventory, MalformedInventoriesNameFileAndLine) {
 }
 
 TEST(ClusterFromInventory, JobsBeyondTheInventoryAreRejectedWithTheReason) {
-  // The openb test inventory keeps 4 V100 + 1 A10 + 2 T4 = 7 GPUs.
+  // The openb test inventory keeps 8 + 4 V100 (G2 standing in) + 1 A10 + 2 T4 = 15 GPUs.
   const Cluster cluster(cluster_from_inventory(trace_data("inventory_openb.csv"), {}).spec);
-  ASSERT_EQ(cluster.gpu_count(), 7);
+  ASSERT_EQ(cluster.gpu_count(), 15);
   auto why = [&](int gpus, std::optional<std::string> type) {
     JobSpec job;
     job.id = "j";
@@ -109,9 +123,9 @@ TEST(ClusterFromInventory, JobsBeyondTheInventoryAreRejectedWithTheReason) {
     job.gpu_type = type;
     return why_infeasible(job, cluster, GpuCatalog::builtin(), ModelCatalog::builtin());
   };
-  EXPECT_EQ(why(16, std::nullopt), "requests 16 GPUs, cluster has 7");
+  EXPECT_EQ(why(16, std::nullopt), "requests 16 GPUs, cluster has 15");
   EXPECT_EQ(why(1, "P100"), "GPU type 'P100' not in cluster");
-  EXPECT_EQ(why(5, "V100"), "requests 5 GPUs of type V100, cluster has 4");
+  EXPECT_EQ(why(13, "V100"), "requests 13 GPUs of type V100, cluster has 12");
   EXPECT_EQ(why(4, "V100"), std::nullopt);
 }
 
@@ -154,12 +168,16 @@ TEST(ClusterFromInventoryShared, PaiAndOpenbInventoriesMatchTheirPublishedCounts
   EXPECT_EQ(pai.gpus_by_type, (std::map<std::string, long>{{"P100", 1596}, {"T4", 994}, {"V100", 1912}}));
   EXPECT_EQ(pai.left_out.size(), 280u + 83u);
   // openb node list (computed): T4 2 x 387 + 4 x 17, P100 2 x 131 + 1 x 3, V100M16 4 x 28 +
-  // 1 x 19 + 8 x 8, V100M32 8 x 21 + 4 x 9, A10 1 x 2; G2 (549), G3 (39) and
-  // 310 CPU-only nodes are left out.
+  // 1 x 19 + 8 x 8, V100M32 8 x 21 + 4 x 9, A10 1 x 2; G2 8 x 549 and G3 8 x 39
+  // stand in as V100; the 310 CPU-only nodes are left out. All 6,212 GPUs are kept.
   const auto openb = cluster_from_inventory(shared + "/traces/alibaba_gpu_2023_openb_nodes_1523.csv", {});
-  EXPECT_EQ(openb.gpus_by_type,
-            (std::map<std::string, long>{{"A10", 2}, {"P100", 265}, {"T4", 842}, {"V100", 399}}));
-  EXPECT_EQ(openb.left_out.size(), 549u + 39u + 310u);
+  EXPECT_EQ(openb.gpus_by_type, (std::map<std::string, long>{
+                                    {"A10", 2}, {"P100", 265}, {"T4", 842}, {"V100", 399 + 4392 + 312}}));
+  long total = 0;
+  for (const auto& [type, count] : openb.gpus_by_type) total += count;
+  EXPECT_EQ(total, 6212);
+  EXPECT_EQ(Cluster(openb.spec).gpu_count(), 6212);
+  EXPECT_EQ(openb.left_out.size(), 310u);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ void expect_small_openb(const TraceReadResult& r) {
   EXPECT_EQ(r.jobs[2].gpus, 8);
   EXPECT_DOUBLE_EQ(r.jobs[2].trace_duration_s, 995);
   EXPECT_EQ(r.jobs[2].status, TraceStatus::Failed);
-  EXPECT_EQ(r.jobs[2].gpu_type, "G2");  // not in the catalog: kept verbatim
+  EXPECT_EQ(r.jobs[2].gpu_type, "V100");  // undisclosed G2 stands in as V100, as in the node list
 
   EXPECT_EQ(r.jobs[3].id, "openb-pod-0006");
   EXPECT_EQ(r.jobs[3].gpus, 4);
