@@ -46,10 +46,12 @@ PUBLISHED = {
     "yolov3": {"parameters": 61.9e6, "optimizer": "SGD+momentum", "state_copies": 3},
 }
 
-# algorithms.md §7.8: the Pollux simulator overrides yolov3's largest local batch.
+# The Pollux OSDI'21 simulator (petuum/adaptdl osdi21-artifact,
+# simulator/applications.py) overrides yolov3's largest local batch to 8.
 MAX_LOCAL_OVERRIDE = {"yolov3": 8}
 
-# algorithms.md §7.9 (oracle fit of Pollux's model to all placements), kept
+# An oracle fit of Pollux's throughput model (Qiao et al., OSDI'21, eq. 6-7) to
+# all rows of each model's placements.csv and scalability.csv, kept
 # for the comparison in docs/MODELS.md; gamma is used as overlap_gamma.
 ORACLE = {
     "bert": {"alpha_c": 0.172, "beta_c": 0.0586, "gamma": 1.90},
@@ -326,7 +328,7 @@ def main():
         "source": "profiles/pollux/<model>/{placements,validation-*}.csv (Pollux OSDI'21 artifact); "
         "profiles/gavel/simulation_throughputs.json (Gavel OSDI'20 artifact) for the Gavel-only models; "
         "parameter counts and optimizers as cited in docs/MODELS.md; "
-        "overlap_gamma = oracle fit, reference/algorithms.md section 7.9",
+        "overlap_gamma = oracle fit of Pollux's throughput model to placements.csv + scalability.csv (docs/MODELS.md)",
         "reference_gpu": REFERENCE_GPU,
         "models": {},
     }

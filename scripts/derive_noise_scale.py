@@ -6,7 +6,8 @@ statistical-efficiency model (core/goodput.hpp, docs/POLICIES.md "Goodput").
 For each model, M0 is the smallest global batch with a validation-<M>.csv.
 Each row of validation-<M0>.csv is one epoch: `progress` is the cumulative
 scale-invariant iterations and grad_sqr / grad_var are the gradient
-statistics normalised to M0 (algorithms.md 7.2), so
+statistics normalised to M0 (petuum/adaptdl osdi21-artifact,
+simulator/goodput.py), so
     phi = M0 * grad_var / grad_sqr.
 
 It also writes every validated batch's own statistics ("per_batch"), the

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -72,7 +73,7 @@ class SweepCli : public ::testing::Test {
   // Waits (up to 5 s) until `done()` holds.
   template <class Done>
   static bool wait_until(Done done) {
-    for (int i = 0; i < 500; ++i) {
+    for (int i = 0; i < 2000; ++i) {  // 20 s: CI machines are loaded
       if (done()) return true;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
@@ -83,14 +84,18 @@ class SweepCli : public ::testing::Test {
 };
 
 // Pids of the processes whose command line mentions `text`.
-std::vector<pid_t> processes_mentioning(const std::string& text) {
+// Processes whose command line holds every one of `texts`. Tests run in
+// parallel, so a wait names its own sweep folder besides the trace.
+std::vector<pid_t> processes_mentioning(std::initializer_list<std::string> texts) {
   std::vector<pid_t> pids;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::string cmdline = slurp(entry.path() / "cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(text) != std::string::npos) pids.push_back(std::stoi(name));
+    if (std::all_of(texts.begin(), texts.end(),
+                    [&](const std::string& t) { return cmdline.find(t) != std::string::npos; }))
+      pids.push_back(std::stoi(name));
   }
   return pids;
 }
@@ -270,7 +275,7 @@ TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
 TEST_F(SweepCli, ASecondSweepOnTheFolderIsRefusedAndKill9LeavesNoOrphans) {
   const fs::path cfg = config(kLongRun), sweep = dir_ / "s";
   const pid_t first = start({"sweep", cfg.string(), "--jobs", "2", "--quiet", "--out", sweep.string()});
-  ASSERT_TRUE(wait_until([&] { return !processes_mentioning("synthetic:4000").empty(); }));
+  ASSERT_TRUE(wait_until([&] { return !processes_mentioning({"synthetic:4000", sweep.string()}).empty(); }));
   EXPECT_EQ(vnsim("sweep " + cfg.string() + " --out " + sweep.string()), 2);
   EXPECT_NE(err().find("another sweep (pid " + std::to_string(first) + ") is running in this folder"),
             std::string::npos)
@@ -278,8 +283,8 @@ TEST_F(SweepCli, ASecondSweepOnTheFolderIsRefusedAndKill9LeavesNoOrphans) {
   ::kill(first, SIGKILL);
   EXPECT_EQ(wait_exit(first), 128 + SIGKILL);
   // Its replays get SIGTERM from the kernel and end; nothing runs in the folder.
-  EXPECT_TRUE(wait_until([&] { return processes_mentioning(sweep.string()).empty(); }))
-      << processes_mentioning(sweep.string()).size() << " processes left";
+  EXPECT_TRUE(wait_until([&] { return processes_mentioning({sweep.string()}).empty(); }))
+      << processes_mentioning({sweep.string()}).size() << " processes left";
   // The dead sweep's lock is gone with it: a new sweep may use the folder.
   const fs::path quick =
       config(R"({"name": "q", "clusters": ["testbed"], "traces": ["synthetic:20"], "policies": ["fifo"]})");
@@ -295,7 +300,9 @@ TEST_P(SweepInterrupt, WritesResultsForFinishedRunsAndMarksTheRestInterrupted) {
   const fs::path cfg = config(kLongRun), sweep = dir_ / "s";
   const pid_t pid = start({"sweep", cfg.string(), "--jobs", "1", "--quiet", "--out", sweep.string()});
   // The short run is done once the long one has started.
-  ASSERT_TRUE(wait_until([&] { return processes_mentioning("synthetic:4000").size() >= 1; }));
+  ASSERT_TRUE(wait_until([&] {
+    return processes_mentioning({"synthetic:4000", sweep.string()}).size() >= 1;
+  }));
   ::kill(whole_group ? -pid : pid, SIGINT);
   EXPECT_EQ(wait_exit(pid), 130);
   const std::string table = slurp(sweep / "results.csv");
@@ -303,7 +310,7 @@ TEST_P(SweepInterrupt, WritesResultsForFinishedRunsAndMarksTheRestInterrupted) {
   EXPECT_NE(table.find("synthetic:20,,tiresias,,1,ok,"), std::string::npos) << table;
   EXPECT_NE(table.find("synthetic:4000,,tiresias,,1,interrupted,"), std::string::npos) << table;
   EXPECT_NE(slurp(dir_ / "bg_err.txt").find("interrupted by SIGINT"), std::string::npos);
-  EXPECT_TRUE(processes_mentioning(sweep.string()).empty());
+  EXPECT_TRUE(processes_mentioning({sweep.string()}).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(SweepCli, SweepInterrupt, ::testing::Values(false, true),

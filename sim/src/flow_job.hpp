@@ -20,7 +20,8 @@ class FlowJob {
   // finished).
   virtual long long iterations_done(double now_s) const = 0;
   // Kills the actors still running; nothing is reported on the channel. The
-  // object must be kept to the end of the run (simgrid.md §8.2).
+  // object must be kept to the end of the run: In SimGrid 3.32, dropping the last reference to an in-flight
+  // comm aborts with "Comm freed before its completion".
   virtual void stop() = 0;
   // After stop() or the job's end: true once no comm is in flight any more;
   // the job's comms are then released and the object may be dropped.

@@ -39,7 +39,8 @@ double host_speed(const GpuCatalog& catalog, const std::string& type) {
 
 // Node zone: centre = the node's NVSwitch/PCIe switch; each GPU hangs on its
 // own link; the NIC router is the zone's gateway. Routers sit in leaf zones
-// at the hosts' depth (simgrid.md §2.3, the 3.32 nested-routing bug).
+// at the hosts' depth: SimGrid 3.32 resolves a gateway in an ancestor zone
+// wrongly (route_to throws out_of_range; fixed upstream only by PR #401).
 sg4::NetZone* build_node(const Cluster& cluster, const GpuCatalog& catalog, NodeId n, sg4::NetZone* rack_zone,
                          Platform& platform) {
   const NodeInfo& info = cluster.node(n);

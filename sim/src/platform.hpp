@@ -1,6 +1,6 @@
 #pragma once
-// The SimGrid platform of a vnsim::Cluster, following
-// ../shared/reference/simgrid.md §1: dc (spine) -> rack -> node star zones,
+// The SimGrid platform of a vnsim::Cluster: dc (spine) -> rack -> node star
+// zones (SimGrid's StarZone, one route per leaf),
 // one host per GPU. Link names equal core Topology's ("<node>g<i>-nvl",
 // "<node>-nic", "<rack>-uplink"; SimGrid appends _UP/_DOWN) so the two
 // models can be cross-checked.

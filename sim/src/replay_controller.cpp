@@ -87,7 +87,8 @@ void ReplayController::step(double now) {
 }
 
 // Ended and stopped jobs are kept until no comm of theirs is in flight
-// (simgrid.md §8.2), then dropped so their actors' stacks are unmapped.
+// (in SimGrid 3.32, dropping the last reference to an in-flight comm aborts with "Comm freed before its
+// completion"), then dropped so their actors' stacks are unmapped.
 void ReplayController::release_quiescent_jobs() {
   std::erase_if(stopped_rings_, [](const auto& r) { return release_ring_if_quiescent(*r); });
   std::erase_if(stopped_flows_, [](const auto& f) { return f->release_if_quiescent(); });

@@ -211,7 +211,8 @@ class ReplayController final : private PolicyExecutor {
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
   std::shared_ptr<CompletionChannel> channel_;
   // Stopped and ended ring jobs: kept until quiescent so no in-flight comm
-  // loses its last reference (simgrid.md §8.2).
+  // loses its last reference (SimGrid 3.32 aborts with "Comm freed before
+  // its completion").
   std::vector<std::shared_ptr<RingState>> stopped_rings_;
   std::vector<std::shared_ptr<FlowJob>> stopped_flows_;  // likewise
   std::priority_queue<PendingNodeEvent, std::vector<PendingNodeEvent>, std::greater<>> node_events_;

@@ -110,7 +110,8 @@ long long run_iterations(const std::shared_ptr<RingState>& state, std::size_t ra
     const double bytes = (kd - head.allreduce) * steps_per_iteration / n * job.gradient_bytes;
     state->sends[rank] = next->put_async(&token, static_cast<uint64_t>(bytes + 0.5));
     mine->get<int>();
-    state->sends[rank]->wait();  // stays referenced until complete (simgrid.md §8.2)
+    state->sends[rank]
+        ->wait();  // stays referenced until complete (SimGrid 3.32 aborts on a freed in-flight comm)
     const double latency_left = ((kd - head.allreduce) * steps_per_iteration - 1) * state->hop_latency_s;
     if (latency_left > 0) sg4::this_actor::sleep_for(latency_left);
     if (state->execs[rank]) {

@@ -1,6 +1,6 @@
 #pragma once
 // A multi-node job as one actor per GPU doing a ring all-reduce over mailbox
-// comms, in macro-iterations (simgrid.md §1, §4.4): each macro-iteration of k
+// comms, in macro-iterations (docs/PERFORMANCE.md): each macro-iteration of k
 // iterations computes k iterations, then sends k iterations' worth of ring
 // traffic to the next rank in one comm, so the network carries the job's
 // traffic with the right duty cycle at a cost that does not grow with k.
@@ -71,7 +71,8 @@ struct RingState;
 // Starts the rank actors. When the last rank finishes, (job index, epoch) is
 // reported on `channel`. Must be called from inside the simulation. The
 // returned state must outlive the actors' activities: keep it until the end
-// of the run once the job was stopped (simgrid.md §8.2).
+// of the run once the job was stopped (in SimGrid 3.32, dropping the last reference to an in-flight comm
+// aborts with "Comm freed before its completion").
 std::shared_ptr<RingState> launch_ring_job(RingJob job, std::shared_ptr<CompletionChannel> channel);
 
 // Iterations done at `now_s`, for a preemption: the macro-iterations every

@@ -1,5 +1,6 @@
 #pragma once
-// Pollux's goodput model (algorithms.md 7.1-7.3): goodput = throughput x
+// Pollux's goodput model (Qiao et al., OSDI'21, sections 3.1-3.2; petuum/adaptdl
+// adaptdl/goodput.py): goodput = throughput x
 // statistical efficiency, and the choice of batch size and gradient
 // accumulation that maximises it. Statistical efficiency comes from the
 // gradient noise scale phi measured in the Pollux profiles, which grows as
