@@ -92,8 +92,9 @@ def plot_spread(a, stats, axis, kind):
         rows = [stats.loc[(v, policy)] if (v, policy) in stats.index else None for v in values]
         xs = np.arange(len(values)) + (k - (len(policies) - 1) / 2) * (width if kind == "bar" else 0.03)
         mean = np.array([r["mean"] if r is not None else np.nan for r in rows])
-        lo = np.array([r["mean"] - r["min"] if r is not None else np.nan for r in rows])
-        hi = np.array([r["max"] - r["mean"] if r is not None else np.nan for r in rows])
+        # Clipped at 0: with equal seeds the mean can round a hair past min or max.
+        lo = np.clip(np.array([r["mean"] - r["min"] if r is not None else np.nan for r in rows]), 0, None)
+        hi = np.clip(np.array([r["max"] - r["mean"] if r is not None else np.nan for r in rows]), 0, None)
         if kind == "bar":
             a.bar(xs, mean, width, yerr=[lo, hi], capsize=3, label=policy)
         else:
@@ -246,7 +247,7 @@ if "trace" in AXES and keys and loads.load.nunique() > 1:
         stats = spread(loads, ["load", "policy"], metric)
         for policy in sorted(set(p for _, p in stats.index)):
             st = stats.xs(policy, level="policy").sort_index()
-            a.errorbar(st.index, st["mean"], yerr=[st["mean"] - st["min"], st["max"] - st["mean"]], marker="o",
+            a.errorbar(st.index, st["mean"], yerr=[np.clip(st["mean"] - st["min"], 0, None), np.clip(st["max"] - st["mean"], 0, None)], marker="o",
                        capsize=3, label=policy)
         a.set_xlabel(f"load ({{key}})"); a.set_ylabel(metric.replace("_s", " (s)")); a.set_yscale("log")
         a.set_title(f"{{metric}} against load: mean, bars = range over {{SEEDS}} seed(s)", fontsize=9)
