@@ -9,11 +9,11 @@
 // Same-instant order at a wake at time t:
 //   1. completions at or before t (GPUs released; ordered by time, then job
 //      index), so GPUs freed at t can be reused at t;
-//   2. arrivals with submit_s <= t, in (submit_s, job index) order:
-//      infeasible ones are rejected with why_infeasible()'s reason;
-//   2b. node events at or before t (returns, then revocations and failures;
+//   2. node events at or before t (returns, then revocations and failures;
 //      docs/SPOT.md), after completions so a job ending at t is not revoked;
-//   3. Policy::decide, called again as long as it returns decisions.
+//   3. arrivals with submit_s <= t, in (submit_s, job index) order:
+//      infeasible ones are rejected with why_infeasible()'s reason;
+//   4. Policy::decide, called again as long as it returns decisions.
 // A ring job whose last rank ends at t after the controller already ran at
 // t is handled in a second pass at the same t (still deterministic).
 #include <cstddef>
