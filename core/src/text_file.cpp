@@ -15,4 +15,10 @@ std::string read_text_file(const std::string& path) {
   return s.str();
 }
 
+std::string trim_blanks(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
 }  // namespace vnsim

@@ -8,19 +8,10 @@
 #include <vector>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/text_file.hpp"
 #include "vnsim/policies/vc_quota_policy.hpp"
 
 namespace vnsim {
-
-namespace {
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
-
-}  // namespace
 
 std::string vc_name_of(const JobSpec& job) {
   return job.vc.empty() ? "-" : job.vc;
@@ -35,13 +26,13 @@ VcQuotas read_vc_quotas(const std::string& path) {
   bool header = false;
   while (std::getline(f, line)) {
     ++number;
-    const std::string text = trim(line);
+    const std::string text = trim_blanks(line);
     if (text.empty() || text[0] == '#') continue;
     const auto comma = text.find(',');
     if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos)
       throw input_error_at(path, number, "expected two fields 'vc,gpus', got '" + text + "'");
-    const std::string vc = trim(text.substr(0, comma));
-    const std::string gpus = trim(text.substr(comma + 1));
+    const std::string vc = trim_blanks(text.substr(0, comma));
+    const std::string gpus = trim_blanks(text.substr(comma + 1));
     if (!header) {
       if (vc != "vc" || gpus != "gpus")
         throw input_error_at(path, number, "the first line must be the header 'vc,gpus', got '" + text + "'");

@@ -8,21 +8,16 @@
 #include <sstream>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/text_file.hpp"
 
 namespace vnsim {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
 
 std::vector<std::string> split_commas(const std::string& line) {
   std::vector<std::string> out;
   std::stringstream in(line);
   std::string cell;
-  while (std::getline(in, cell, ',')) out.push_back(trim(cell));
+  while (std::getline(in, cell, ',')) out.push_back(trim_blanks(cell));
   if (!line.empty() && line.back() == ',') out.emplace_back();
   return out;
 }
@@ -49,7 +44,7 @@ std::vector<NodeEvent> parse_node_events(const std::string& text, const std::str
   bool header_seen = false;
   while (std::getline(in, raw)) {
     ++line;
-    const std::string row = trim(raw);
+    const std::string row = trim_blanks(raw);
     if (row.empty() || row.front() == '#') continue;
     const std::vector<std::string> cells = split_commas(row);
     if (!header_seen) {
