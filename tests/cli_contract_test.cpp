@@ -15,64 +15,23 @@
 #include <thread>
 #include <vector>
 
-#include "command_support.hpp"
+#include "cli_process_test.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using vnsim::testing::exit_code;
 using vnsim::testing::slurp;
 
-// Waits (up to 20 s) until `path` exists: the run has reached that point.
-bool wait_for(const fs::path& path) {
-  for (int i = 0; i < 400 && !fs::exists(path); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  return fs::exists(path);
-}
-
-class CliContract : public ::testing::Test {
+class CliContract : public vnsim::testing::CliProcessTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("vnsim-contract-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs `vnsim <args>`, stdout and stderr to files; returns the exit code.
-  int vnsim(const std::string& args) {
-    return exit_code(std::string(VNSIM_CLI_PATH) + " " + args + " > " + p("out.txt") + " 2> " + p("err.txt"));
-  }
-  std::string p(const std::string& name) const { return (dir_ / name).string(); }
-  std::string out() const { return slurp(dir_ / "out.txt"); }
-  std::string err() const { return slurp(dir_ / "err.txt"); }
+  CliContract() : CliProcessTest("vnsim-contract-") {}
   void write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ / name, std::ios::binary) << text;
   }
-
-  // Starts `vnsim <args>` in the background (its own process); returns its pid.
-  pid_t start(const std::vector<std::string>& args) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      std::vector<char*> argv = {const_cast<char*>(VNSIM_CLI_PATH)};
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      const std::string err = p("bg_err.txt");
-      if (!std::freopen(err.c_str(), "w", stderr) || !std::freopen("/dev/null", "w", stdout)) ::_exit(99);
-      ::execv(VNSIM_CLI_PATH, argv.data());
-      ::_exit(98);
-    }
-    return pid;
+  // Waits until `path` exists: the run has reached that point.
+  static bool wait_for(const fs::path& path) {
+    return wait_until([&] { return fs::exists(path); });
   }
-  static int wait_exit(pid_t pid) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-
-  fs::path dir_;
 };
 
 // Long enough (about a second or more) to be interrupted while it simulates.

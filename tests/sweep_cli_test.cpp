@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "command_support.hpp"
+#include "cli_process_test.hpp"
 
 namespace {
 
@@ -24,66 +24,16 @@ namespace fs = std::filesystem;
 using vnsim::testing::exit_code;
 using vnsim::testing::slurp;
 
-class SweepCli : public ::testing::Test {
+class SweepCli : public vnsim::testing::CliProcessTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("vnsim-sweep-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
+  SweepCli() : CliProcessTest("vnsim-sweep-") {}
   fs::path config(const std::string& body) {
     const fs::path p = dir_ / "exp.json";
     std::ofstream(p) << body;
     return p;
   }
-  // Runs `vnsim <args>`, stdout and stderr to files; returns the exit code.
-  int vnsim(const std::string& args) {
-    return exit_code(std::string(VNSIM_CLI_PATH) + " " + args + " > " + (dir_ / "out.txt").string() + " 2> " +
-                     (dir_ / "err.txt").string());
-  }
-  std::string out() const { return slurp(dir_ / "out.txt"); }
-  std::string err() const { return slurp(dir_ / "err.txt"); }
-
-  // Starts `vnsim <args>` as a child of this test, in a process group of its
-  // own as a shell job would be (stdout, stderr to bg_out.txt, bg_err.txt);
-  // returns its pid, which is also the group's id.
-  pid_t start(const std::vector<std::string>& args) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      std::vector<char*> argv = {const_cast<char*>(VNSIM_CLI_PATH)};
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::setpgid(0, 0);
-      const std::string o = (dir_ / "bg_out.txt").string(), e = (dir_ / "bg_err.txt").string();
-      if (!std::freopen(o.c_str(), "w", stdout) || !std::freopen(e.c_str(), "w", stderr)) ::_exit(99);
-      ::execv(VNSIM_CLI_PATH, argv.data());
-      ::_exit(98);
-    }
-    return pid;
-  }
-  static int wait_exit(pid_t pid) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  // Waits (up to 5 s) until `done()` holds.
-  template <class Done>
-  static bool wait_until(Done done) {
-    for (int i = 0; i < 2000; ++i) {  // 20 s: CI machines are loaded
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return done();
-  }
-
-  fs::path dir_;
 };
 
-// Pids of the processes whose command line mentions `text`.
 // Processes whose command line holds every one of `texts`. Tests run in
 // parallel, so a wait names its own sweep folder besides the trace.
 std::vector<pid_t> processes_mentioning(std::initializer_list<std::string> texts) {
