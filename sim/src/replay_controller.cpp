@@ -29,9 +29,9 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       driver_(in.cluster, in.topology, in.gpu_catalog, in.models, in.jobs, in.policy, *this),
       view_(driver_.view()),
       state_(in.jobs.size()),
-      family_(interference_families(in.jobs)) {
+      family_(interference_families(in.jobs)),
+      node_events_(in.cluster, in.options) {
   for (std::size_t i = 0; i < in.jobs.size(); ++i) state_[i].global_batch = in.jobs[i].global_batch;
-  init_node_events();
 }
 
 void ReplayController::run() {
@@ -70,7 +70,7 @@ std::optional<double> ReplayController::next_wake_s() const {
   if (auto arrival = driver_.next_arrival_s()) next = *arrival;
   if (!analytic_ends_.empty()) next = std::min(next, analytic_ends_.top().time_s);
   if (auto timer = driver_.timer_s()) next = std::min(next, *timer);
-  if (!node_events_.empty()) next = std::min(next, node_events_.top().time_s);
+  if (auto node_event = node_events_.next_s()) next = std::min(next, *node_event);
   if (std::isinf(next)) return std::nullopt;
   return next;
 }
@@ -166,7 +166,7 @@ void ReplayController::decision_applied(double now) {
 
 // A node that is down comes back at a known time, so the queue may move then.
 bool ReplayController::will_change_by_itself() const {
-  return any_node_down();
+  return node_events_.any_down();
 }
 
 std::string ReplayController::idle_reason(JobIndex /*job*/) const {

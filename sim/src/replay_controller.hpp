@@ -20,13 +20,13 @@
 #include <memory>
 #include <optional>
 #include <queue>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "completion_channel.hpp"
 #include "flow_job.hpp"
 #include "link_registry.hpp"
+#include "node_event_schedule.hpp"
 #include "platform.hpp"
 #include "replay_recorder.hpp"
 #include "ring_job.hpp"
@@ -144,23 +144,10 @@ class ReplayController final : private PolicyExecutor {
   // Adaptive batch size (replay_adaptive_batch.cpp).
   int virtual_nodes_of(JobIndex job) const;
   void change_batch(JobIndex job, int new_batch, int new_virtual_nodes);
-  // Node revocations and failures (replay_node_events.cpp).
-  struct PendingNodeEvent {
-    double time_s;
-    int kind;  // 0 = node returns, 1 = explicit event, 2 = random revocation, 3 = random failure
-    NodeId node;
-    double down_s;
-    bool operator>(const PendingNodeEvent& o) const {
-      if (time_s != o.time_s) return time_s > o.time_s;
-      if (kind != o.kind) return kind > o.kind;
-      return node > o.node;
-    }
-  };
-  void init_node_events();
+  // Node revocations and failures (replay_node_events.cpp): the schedule's
+  // changes carried out on the jobs and the view.
   void process_node_events(double now);
-  void take_node_down(NodeId node, double now, double down_s);
-  void schedule_random_event(int kind, double after_s);
-  bool any_node_down() const;
+  void take_node_down(const NodeChange& change);
   void finish_job(JobIndex job, double now);
   void launch_ring(JobIndex job, double head_start_s);
   // Alone-seconds of compute per iteration of rank `r` of the job's placement.
@@ -215,10 +202,7 @@ class ReplayController final : private PolicyExecutor {
   // its completion").
   std::vector<std::shared_ptr<RingState>> stopped_rings_;
   std::vector<std::shared_ptr<FlowJob>> stopped_flows_;  // likewise
-  std::priority_queue<PendingNodeEvent, std::vector<PendingNodeEvent>, std::greater<>> node_events_;
-  std::vector<double> down_until_;  // per node; -1 while up
-  std::vector<NodeId> spot_nodes_;
-  std::mt19937_64 rng_;
+  NodeEventSchedule node_events_;
   double last_event_s_ = 0;
 };
 
