@@ -29,10 +29,9 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       driver_(in.cluster, in.topology, in.gpu_catalog, in.models, in.jobs, in.policy, *this),
       view_(driver_.view()),
       state_(in.jobs.size()),
+      batches_(in.jobs),
       family_(interference_families(in.jobs)),
-      node_events_(in.cluster, in.options) {
-  for (std::size_t i = 0; i < in.jobs.size(); ++i) state_[i].global_batch = in.jobs[i].global_batch;
-}
+      node_events_(in.cluster, in.options) {}
 
 void ReplayController::run() {
   channel_ = std::make_shared<CompletionChannel>();

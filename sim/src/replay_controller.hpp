@@ -25,6 +25,7 @@
 
 #include "completion_channel.hpp"
 #include "flow_job.hpp"
+#include "job_batches.hpp"
 #include "link_registry.hpp"
 #include "node_event_schedule.hpp"
 #include "platform.hpp"
@@ -75,8 +76,6 @@ class ReplayController final : private PolicyExecutor {
     double run_start_s = 0;         // when progress began in the current run
     double held_since_s = 0;        // when it took its current GPUs
     double setup_end_s = -1;        // SettingUp only, -1 when unknown (a broadcast in flight)
-    int global_batch = 0;           // current global batch; 0 = the spec's
-    int virtual_nodes = 0;          // current V; 0 = the spec's (adaptive batch may change it)
     bool restore_pending = false;   // stopped with checkpoints on: its next start restores
     double iteration_s = 0;         // idle-network iteration time in this placement
     int epoch = 0;                  // launches so far; tells stale completions apart
@@ -140,10 +139,6 @@ class ReplayController final : private PolicyExecutor {
   void estimate_run(JobIndex job);
   double restore_s(const JobSpec& spec) const;
   double state_bytes(const JobSpec& spec) const;
-  int batch_of(JobIndex job) const;
-  // Adaptive batch size (replay_adaptive_batch.cpp).
-  int virtual_nodes_of(JobIndex job) const;
-  void change_batch(JobIndex job, int new_batch, int new_virtual_nodes);
   // Node revocations and failures (replay_node_events.cpp): the schedule's
   // changes carried out on the jobs and the view.
   void process_node_events(double now);
@@ -194,6 +189,7 @@ class ReplayController final : private PolicyExecutor {
   PolicyDriver driver_;
   ClusterView& view_;  // the driver's
   std::vector<JobState> state_;
+  JobBatches batches_;
   std::vector<std::string> family_;  // interference family of each job's model
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
   std::shared_ptr<CompletionChannel> channel_;

@@ -39,7 +39,8 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
   JobState& s = state_[d.job];
   const JobSpec& spec = in_.jobs[d.job];
   Placement placement = d.placement;
-  if (placement.vn_per_gpu.empty()) placement = spread_virtual_nodes(placement.gpus, virtual_nodes_of(d.job));
+  if (placement.vn_per_gpu.empty())
+    placement = spread_virtual_nodes(placement.gpus, batches_.virtual_nodes_of(d.job));
   if (placement.gpus.empty() || placement.vn_per_gpu.size() != placement.gpus.size())
     throw std::logic_error("policy '" + in_.policy.name() + "' started job '" + spec.id +
                            "' with an empty placement or a vn_per_gpu of the wrong size");
@@ -49,12 +50,13 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
     for (int n : placement.vn_per_gpu) v += n;
     if (v >= static_cast<int>(placement.gpus.size()))
       placement = split_placement_by_type(in_.cluster, in_.gpu_catalog, in_.models.at(spec.model),
-                                          placement.gpus, v, batch_of(d.job));
+                                          placement.gpus, v, batches_.batch_of(d.job));
   }
   // A policy may start a job on other virtual nodes than before (Pollux's
   // accumulation steps); for any other job this is its V.
-  s.virtual_nodes = 0;
-  for (int n : placement.vn_per_gpu) s.virtual_nodes += n;
+  int virtual_nodes = 0;
+  for (int n : placement.vn_per_gpu) virtual_nodes += n;
+  batches_.set_virtual_nodes(d.job, virtual_nodes);
   check_share(d, placement.gpus);
   s.gpu_milli = d.gpu_milli > 0 ? static_cast<int>(d.gpu_milli) : kGpuMilli;
   view_.allocate(placement.gpus, d.job, s.gpu_milli);  // throws on over-commitment
@@ -119,8 +121,8 @@ void ReplayController::estimate_run(JobIndex job) {
     s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * s.iteration_s;
     return;
   }
-  const IterationBreakdown it =
-      iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model), s.placement, batch_of(job));
+  const IterationBreakdown it = iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
+                                               s.placement, batches_.batch_of(job));
   s.iteration_s = it.total_s;
   s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * it.total_s;
 }
@@ -142,7 +144,7 @@ long long ReplayController::iterations_left(JobIndex job) const {
 double ReplayController::rank_compute_s(JobIndex job, std::size_t r) const {
   const Placement& placement = state_[job].placement;
   const ModelParams& model = in_.models.at(in_.jobs[job].model);
-  const double local_batch = static_cast<double>(batch_of(job)) / virtual_nodes_of(job);
+  const double local_batch = static_cast<double>(batches_.batch_of(job)) / batches_.virtual_nodes_of(job);
   const double speed = in_.gpu_catalog.at(in_.cluster.gpu(placement.gpus[r]).type).speed_for(model.name);
   return placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
 }
@@ -161,7 +163,7 @@ void ReplayController::launch_ring(JobIndex job, double head_start_s) {
   ring.head_start_s = head_start_s;
   if (head_start_s > 0)
     ring.allreduce_s =
-        iteration_time(in_.topology, in_.gpu_catalog, model, placement, batch_of(job)).allreduce_s;
+        iteration_time(in_.topology, in_.gpu_catalog, model, placement, batches_.batch_of(job)).allreduce_s;
   ring.iterations_per_macro_contended = contended_k(ring.iterations_per_macro, state_[job].iteration_s);
   for (std::size_t r = 0; r < placement.gpus.size(); ++r) {
     simgrid::s4u::Host* host = platform_.gpu_hosts.at(placement.gpus[r]);

@@ -12,10 +12,6 @@
 
 namespace vnsim::sim {
 
-int ReplayController::batch_of(JobIndex job) const {
-  return state_[job].global_batch > 0 ? state_[job].global_batch : in_.jobs[job].global_batch;
-}
-
 // Weights and optimizer state: what a checkpoint holds and what a joining GPU
 // receives. The gradient buffer (one more gradient-sized copy in
 // weight_state_bytes) is rebuilt, not moved.
@@ -125,7 +121,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
   const std::string who = "policy '" + in_.policy.name() + "' resized job " + std::to_string(d.job);
   JobState& s = state_[d.job];
   const JobSpec& spec = in_.jobs[d.job];
-  const int v = virtual_nodes_of(d.job);
+  const int v = batches_.virtual_nodes_of(d.job);
   Placement placement = d.placement;
   if (placement.gpus.empty()) throw std::logic_error(who + " ('" + spec.id + "') to no GPU");
   if (placement.vn_per_gpu.empty()) placement = spread_virtual_nodes(placement.gpus, v);
@@ -138,7 +134,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
     throw std::logic_error(who + " ('" + spec.id + "') with a vn_per_gpu that does not spread its " +
                            std::to_string(v) + " virtual nodes over the new GPUs");
   if (d.global_batch < 0) throw std::logic_error(who + " ('" + spec.id + "') with a negative global batch");
-  const int batch = d.global_batch > 0 ? d.global_batch : batch_of(d.job);
+  const int batch = d.global_batch > 0 ? d.global_batch : batches_.batch_of(d.job);
   const ModelParams& model = in_.models.at(spec.model);
   const double needed = model.memory_needed_bytes(static_cast<double>(batch) / vn_total);
   for (GpuId g : placement.gpus) {
@@ -156,7 +152,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
     finish_job(d.job, now);
     return;
   }
-  if (new_batch) change_batch(d.job, batch, vn_total);
+  if (new_batch) s.iterations_done = batches_.change_batch(d.job, batch, vn_total, s.iterations_done);
   view_.release(gpus_not_in(old_gpus, placement.gpus), d.job);
   view_.allocate(joining, d.job, s.gpu_milli);  // throws on over-commitment
   recorder_.resized(d.job, now, old_gpus, placement.gpus);
@@ -164,7 +160,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
   rescale_tenants(joining, d.job, now);
   s.attained_gpu_s += static_cast<double>(old_gpus.size()) * (now - s.held_since_s);
   s.held_since_s = now;
-  s.global_batch = batch;
+  batches_.set_batch(d.job, batch);
   s.placement = placement;
   driver_.moved(d.job, placement);
 

@@ -49,7 +49,7 @@ double ReplayController::quiet_ring_rate(JobIndex job) const {
   if (sharing_rate(job) == 1 && s.comm_stretch == 1) return 1;
   const ModelParams& model = in_.models.at(in_.jobs[job].model);
   const IterationBreakdown it =
-      iteration_time(in_.topology, in_.gpu_catalog, model, s.placement, batch_of(job));
+      iteration_time(in_.topology, in_.gpu_catalog, model, s.placement, batches_.batch_of(job));
   return it.total_s / overlapped_step_s(slowest_rank_compute_s(job), it.allreduce_s * s.comm_stretch,
                                         model.overlap_fraction);
 }
