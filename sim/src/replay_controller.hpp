@@ -25,6 +25,7 @@
 
 #include "completion_channel.hpp"
 #include "flow_job.hpp"
+#include "gpu_sharing.hpp"
 #include "job_batches.hpp"
 #include "link_registry.hpp"
 #include "node_event_schedule.hpp"
@@ -46,9 +47,6 @@ struct ReplayInputs {
   Policy& policy;
   const ReplayOptions& options;
 };
-
-// The interference family of each job's model (replay_sharing.cpp).
-std::vector<std::string> interference_families(const std::vector<JobSpec>& jobs);
 
 class ReplayController final : private PolicyExecutor {
  public:
@@ -173,9 +171,6 @@ class ReplayController final : private PolicyExecutor {
   // (ReplayOptions::contended_macro_s).
   long long contended_k(long long k, double iteration_s) const;
   // GPU sharing (replay_sharing.cpp).
-  void check_share(const StartJob& d, const std::vector<GpuId>& gpus) const;
-  double gpu_rate(JobIndex job, GpuId g) const;
-  double sharing_rate(JobIndex job) const;
   void start_at_rate(JobIndex job, double now);
   void update_rate(JobIndex job, double now);
   void change_analytic_rate(JobIndex job, double rate, double now);
@@ -190,7 +185,7 @@ class ReplayController final : private PolicyExecutor {
   ClusterView& view_;  // the driver's
   std::vector<JobState> state_;
   JobBatches batches_;
-  std::vector<std::string> family_;  // interference family of each job's model
+  GpuSharing sharing_;
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
   std::shared_ptr<CompletionChannel> channel_;
   // Stopped and ended ring jobs: kept until quiescent so no in-flight comm

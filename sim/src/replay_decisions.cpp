@@ -57,7 +57,7 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
   int virtual_nodes = 0;
   for (int n : placement.vn_per_gpu) virtual_nodes += n;
   batches_.set_virtual_nodes(d.job, virtual_nodes);
-  check_share(d, placement.gpus);
+  sharing_.check_share(in_.policy.name(), d, placement.gpus);
   s.gpu_milli = d.gpu_milli > 0 ? static_cast<int>(d.gpu_milli) : kGpuMilli;
   view_.allocate(placement.gpus, d.job, s.gpu_milli);  // throws on over-commitment
   recorder_.started(d.job, now, placement.gpus, s.gpu_milli);
@@ -169,7 +169,7 @@ void ReplayController::launch_ring(JobIndex job, double head_start_s) {
     simgrid::s4u::Host* host = platform_.gpu_hosts.at(placement.gpus[r]);
     ring.ranks.push_back(host);
     ring.flops_per_iteration.push_back(rank_compute_s(job, r) * host->get_speed());
-    ring.compute_rate.push_back(gpu_rate(job, placement.gpus[r]));
+    ring.compute_rate.push_back(sharing_.gpu_rate(job, placement.gpus[r]));
   }
   state_[job].ring = launch_ring_job(std::move(ring), channel_);
 }

@@ -46,7 +46,7 @@ long long ReplayController::quiet_iterations_done(const JobState& s, double now)
 // the rings that share its links (replay_fluid_rings.cpp).
 double ReplayController::quiet_ring_rate(JobIndex job) const {
   const JobState& s = state_[job];
-  if (sharing_rate(job) == 1 && s.comm_stretch == 1) return 1;
+  if (sharing_.slowest_rate(job, state_[job].placement.gpus) == 1 && s.comm_stretch == 1) return 1;
   const ModelParams& model = in_.models.at(in_.jobs[job].model);
   const IterationBreakdown it =
       iteration_time(in_.topology, in_.gpu_catalog, model, s.placement, batches_.batch_of(job));
@@ -60,7 +60,7 @@ double ReplayController::slowest_rank_compute_s(JobIndex job) const {
   const Placement& placement = state_[job].placement;
   double slowest = 0;
   for (std::size_t r = 0; r < placement.gpus.size(); ++r)
-    slowest = std::max(slowest, rank_compute_s(job, r) / gpu_rate(job, placement.gpus[r]));
+    slowest = std::max(slowest, rank_compute_s(job, r) / sharing_.gpu_rate(job, placement.gpus[r]));
   return slowest;
 }
 
