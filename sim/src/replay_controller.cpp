@@ -30,6 +30,7 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       view_(driver_.view()),
       state_(in.jobs.size()),
       batches_(in.jobs),
+      costs_(in.cluster.spec().elasticity, in.models),
       sharing_(in.cluster, in.jobs, view_),
       node_events_(in.cluster, in.options) {}
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "completion_channel.hpp"
+#include "elasticity_costs.hpp"
 #include "flow_job.hpp"
 #include "gpu_sharing.hpp"
 #include "job_batches.hpp"
@@ -135,8 +136,6 @@ class ReplayController final : private PolicyExecutor {
   void begin_run(JobIndex job, double now);
   void set_up_then_run(JobIndex job, double now, double delay_s);
   void estimate_run(JobIndex job);
-  double restore_s(const JobSpec& spec) const;
-  double state_bytes(const JobSpec& spec) const;
   // Node revocations and failures (replay_node_events.cpp): the schedule's
   // changes carried out on the jobs and the view.
   void process_node_events(double now);
@@ -185,6 +184,7 @@ class ReplayController final : private PolicyExecutor {
   ClusterView& view_;  // the driver's
   std::vector<JobState> state_;
   JobBatches batches_;
+  ElasticityCosts costs_;
   GpuSharing sharing_;
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
   std::shared_ptr<CompletionChannel> channel_;

@@ -68,7 +68,7 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
     // Stopped with checkpoints on: restart the processes and load the last
     // checkpoint first (docs/ELASTICITY.md).
     s.restore_pending = false;
-    set_up_then_run(d.job, now, restore_s(spec));
+    set_up_then_run(d.job, now, costs_.restore_s(spec));
   } else {
     begin_run(d.job, now);
   }

@@ -12,19 +12,6 @@
 
 namespace vnsim::sim {
 
-// Weights and optimizer state: what a checkpoint holds and what a joining GPU
-// receives. The gradient buffer (one more gradient-sized copy in
-// weight_state_bytes) is rebuilt, not moved.
-double ReplayController::state_bytes(const JobSpec& spec) const {
-  const ModelParams& model = in_.models.at(spec.model);
-  return std::max(0.0, model.weight_state_bytes - model.gradient_bytes);
-}
-
-double ReplayController::restore_s(const JobSpec& spec) const {
-  const ElasticitySpec& e = in_.cluster.spec().elasticity;
-  return e.restart_delay_for(spec.model) + state_bytes(spec) / e.storage_bandwidth_Bps;
-}
-
 // The job holds its GPUs and makes no progress for `delay_s`; then it runs.
 void ReplayController::set_up_then_run(JobIndex job, double now, double delay_s) {
   JobState& s = state_[job];
@@ -164,13 +151,12 @@ void ReplayController::resize(const ResizeJob& d, double now) {
   s.placement = placement;
   driver_.moved(d.job, placement);
 
-  const ElasticitySpec& e = in_.cluster.spec().elasticity;
   if (d.mode == ResizeMode::CheckpointRestart) {
-    set_up_then_run(d.job, now, restore_s(spec) + state_bytes(spec) / e.storage_bandwidth_Bps);
+    set_up_then_run(d.job, now, costs_.restore_s(spec) + costs_.save_s(spec));
     return;
   }
   if (joining.empty()) {  // a shrink only rebuilds the communicator
-    set_up_then_run(d.job, now, e.communicator_setup_s);
+    set_up_then_run(d.job, now, costs_.communicator_setup_s());
     return;
   }
   // Joining GPUs take turns over the GPUs that stay (all old ones when none
@@ -182,15 +168,15 @@ void ReplayController::resize(const ResizeJob& d, double now) {
   StateBroadcast b;
   b.job = d.job;
   b.epoch = s.epoch;
-  b.setup_s = e.communicator_setup_s;
-  b.bytes_per_receiver = state_bytes(spec);
+  b.setup_s = costs_.communicator_setup_s();
+  b.bytes_per_receiver = costs_.state_bytes(spec);
   for (std::size_t i = 0; i < joining.size(); ++i)
     b.flows.emplace_back(platform_.gpu_hosts.at(sources[i % sources.size()]),
                          platform_.gpu_hosts.at(joining[i]));
   estimate_run(d.job);
   s.phase = Phase::SettingUp;
   s.analytic_end_s = -1;
-  s.setup_end_s = now + e.communicator_setup_s;  // at least; the flows add their time
+  s.setup_end_s = now + costs_.communicator_setup_s();  // at least; the flows add their time
   launch_state_broadcast(std::move(b), channel_);
 }
 
