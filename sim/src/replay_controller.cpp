@@ -35,15 +35,16 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       node_events_(in.cluster, in.options) {}
 
 void ReplayController::run() {
-  channel_ = std::make_shared<CompletionChannel>();
+  actors_.open();
+  CompletionChannel& channel = actors_.channel();
   // Held except while waiting, so a ring job's report cannot slip in between
   // checking `finished` and starting to wait.
-  std::unique_lock<sg4::Mutex> lock(*channel_->mutex);
+  std::unique_lock<sg4::Mutex> lock(*channel.mutex);
   double now = sg4::Engine::get_clock();
   while (true) {
     step(now);
     if (recorder_.all_done()) return;
-    if (!channel_->finished.empty()) {
+    if (!channel.finished.empty()) {
       now = sg4::Engine::get_clock();
       continue;
     }
@@ -52,10 +53,10 @@ void ReplayController::run() {
       if (driver_.running().empty())
         throw std::logic_error("replay stalled at t=" + std::to_string(now) +
                                " with nothing left to wait for");
-      channel_->wake->wait(lock);  // only ring jobs are running: wait for one to end
+      channel.wake->wait(lock);  // only ring jobs are running: wait for one to end
       now = sg4::Engine::get_clock();
     } else if (*next > sg4::Engine::get_clock()) {
-      const bool timed_out = channel_->wake->wait_until(lock, *next) == std::cv_status::timeout;
+      const bool timed_out = channel.wake->wait_until(lock, *next) == std::cv_status::timeout;
       // Event times are kept exact (not the engine clock) so an analytic job
       // ends at start + iterations * T_iter bit for bit.
       now = timed_out ? std::max(sg4::Engine::get_clock(), *next) : sg4::Engine::get_clock();
@@ -76,7 +77,7 @@ std::optional<double> ReplayController::next_wake_s() const {
 }
 
 void ReplayController::step(double now) {
-  release_quiescent_jobs();
+  actors_.release_quiescent();
   process_completions(now);
   process_node_events(now);
   driver_.process_arrivals(now);
@@ -86,19 +87,11 @@ void ReplayController::step(double now) {
   if (driver_.guard_against_idle_deadlock(now)) last_event_s_ = std::max(last_event_s_, now);
 }
 
-// Ended and stopped jobs are kept until no comm of theirs is in flight
-// (in SimGrid 3.32, dropping the last reference to an in-flight comm aborts with "Comm freed before its
-// completion"), then dropped so their actors' stacks are unmapped.
-void ReplayController::release_quiescent_jobs() {
-  std::erase_if(stopped_rings_, [](const auto& r) { return release_ring_if_quiescent(*r); });
-  std::erase_if(stopped_flows_, [](const auto& f) { return f->release_if_quiescent(); });
-}
-
 void ReplayController::process_completions(double now) {
   std::vector<AnalyticEnd> ends;
   // Swapped out first: taking a ring back may launch another one.
   std::vector<CompletionChannel::Finished> reports;
-  reports.swap(channel_->finished);
+  reports.swap(actors_.channel().finished);
   for (const auto& f : reports) {
     if (f.handed_off_after >= 0) {
       take_back_ring(f.job, f.epoch, f.handed_off_after, now);
@@ -143,9 +136,9 @@ void ReplayController::finish_job(JobIndex job, double now) {
   s.phase = Phase::Done;
   s.iterations_done = in_.jobs[job].iterations;
   ++s.epoch;  // a ring's report racing a preemption-turned-completion is stale
-  if (s.ring) stopped_rings_.push_back(std::move(s.ring));  // released once quiescent
+  if (s.ring) actors_.retire(std::move(s.ring));  // released once quiescent
   stop_quiet_segment(s);
-  if (s.flow) stopped_flows_.push_back(std::move(s.flow));
+  if (s.flow) actors_.retire(std::move(s.flow));
   last_event_s_ = std::max(last_event_s_, now);
   driver_.finished(job);
 }

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "actor_jobs.hpp"
 #include "completion_channel.hpp"
 #include "elasticity_costs.hpp"
 #include "flow_job.hpp"
@@ -114,7 +115,6 @@ class ReplayController final : private PolicyExecutor {
 
   // One wake at `now`, in the documented order.
   void step(double now);
-  void release_quiescent_jobs();
   void process_completions(double now);
   void process_ends(const std::vector<AnalyticEnd>& ends);  // sorted by time, then job
   std::optional<double> next_wake_s() const;
@@ -187,12 +187,7 @@ class ReplayController final : private PolicyExecutor {
   ElasticityCosts costs_;
   GpuSharing sharing_;
   std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
-  std::shared_ptr<CompletionChannel> channel_;
-  // Stopped and ended ring jobs: kept until quiescent so no in-flight comm
-  // loses its last reference (SimGrid 3.32 aborts with "Comm freed before
-  // its completion").
-  std::vector<std::shared_ptr<RingState>> stopped_rings_;
-  std::vector<std::shared_ptr<FlowJob>> stopped_flows_;  // likewise
+  ActorJobs actors_;
   NodeEventSchedule node_events_;
   double last_event_s_ = 0;
 };

@@ -171,7 +171,7 @@ void ReplayController::launch_ring(JobIndex job, double head_start_s) {
     ring.flops_per_iteration.push_back(rank_compute_s(job, r) * host->get_speed());
     ring.compute_rate.push_back(sharing_.gpu_rate(job, placement.gpus[r]));
   }
-  state_[job].ring = launch_ring_job(std::move(ring), channel_);
+  state_[job].ring = actors_.launch(std::move(ring));
 }
 
 }  // namespace vnsim::sim

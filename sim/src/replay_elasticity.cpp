@@ -49,7 +49,7 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
     }
     if (s.ring) {
       stop_ring_job(*s.ring);
-      stopped_rings_.push_back(std::move(s.ring));
+      actors_.retire(std::move(s.ring));
     }
     stop_quiet_segment(s);
   } else if (s.flow) {
@@ -61,7 +61,7 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
                      : 0;
     }
     s.flow->stop();
-    stopped_flows_.push_back(std::move(s.flow));
+    actors_.retire(std::move(s.flow));
   } else if (progressing && s.iteration_s > 0) {
     // A run slowed by GPU co-tenants progressed less than its elapsed time;
     // an unshared run keeps the exact elapsed-time arithmetic.
@@ -177,7 +177,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
   s.phase = Phase::SettingUp;
   s.analytic_end_s = -1;
   s.setup_end_s = now + costs_.communicator_setup_s();  // at least; the flows add their time
-  launch_state_broadcast(std::move(b), channel_);
+  actors_.launch(std::move(b));
 }
 
 }  // namespace vnsim::sim

@@ -35,7 +35,7 @@ void ReplayController::launch_flow_job(JobIndex job) {
         iterations_per_macro(sim.async ? (iterations + workers - 1) / workers : iterations, m);
     sim.iteration_s = s.iteration_s;
     sim.iterations_per_macro_contended = contended_k(sim.iterations_per_macro, s.iteration_s);
-    s.flow = launch_ps_job(std::move(sim), channel_);
+    s.flow = actors_.launch(std::move(sim));
     return;
   }
   const TransformerModel* model = find_transformer_model(spec.model);
@@ -54,7 +54,7 @@ void ReplayController::launch_flow_job(JobIndex job) {
   sim.iterations_per_macro = iterations_per_macro(iterations, m);
   sim.iteration_s = s.iteration_s;
   sim.iterations_per_macro_contended = contended_k(sim.iterations_per_macro, s.iteration_s);
-  s.flow = launch_layout_job(std::move(sim), channel_);
+  s.flow = actors_.launch(std::move(sim));
 }
 
 long long ReplayController::contended_k(long long k, double iteration_s) const {

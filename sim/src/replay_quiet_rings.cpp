@@ -136,7 +136,7 @@ void ReplayController::wake_contended_quiet_rings(double now) {
 void ReplayController::take_back_ring(JobIndex job, int epoch, long long iterations, double now) {
   JobState& s = state_[job];
   if (s.epoch != epoch || s.phase != Phase::Running || !s.ring) return;  // stopped meanwhile
-  stopped_rings_.push_back(std::move(s.ring));
+  actors_.retire(std::move(s.ring));
   s.run_banked_iterations += iterations;
   ++s.epoch;
   if (!start_quiet_segment(job, now)) simulate_ring_segment(job, now, 0);
