@@ -35,6 +35,7 @@
 #include "replay_recorder.hpp"
 #include "ring_job.hpp"
 #include "ring_timing.hpp"
+#include "run_progress.hpp"
 #include "vnsim/policies/policy_driver.hpp"
 #include "vnsim/sim/replay.hpp"
 
@@ -80,14 +81,10 @@ class ReplayController final : private PolicyExecutor {
     double iteration_s = 0;         // idle-network iteration time in this placement
     int epoch = 0;                  // launches so far; tells stale completions apart
     // GPU sharing (replay_sharing.cpp): the share of each GPU held, and the
-    // speed next to its co-tenants (1 = alone). An analytic job's progress,
-    // in alone-seconds, is progress_s at rate_since_s plus rate x the time
-    // since; its end moves whenever a co-tenant comes or goes.
+    // run's progress at its speed next to its co-tenants (1 = alone); an
+    // analytic job's end moves whenever a co-tenant comes or goes.
     int gpu_milli = kGpuMilli;
-    double rate = 1;
-    double progress_s = 0;
-    double rate_since_s = 0;
-    bool slowed_this_run = false;  // ran below rate 1 at some point of this run
+    RunProgress progress;
     std::shared_ptr<RingState> ring;
     // Quiet ring (replay_quiet_rings.cpp): a ring job alone on its links is
     // timed analytically while this is registered; iterations the current
@@ -174,7 +171,6 @@ class ReplayController final : private PolicyExecutor {
   void update_rate(JobIndex job, double now);
   void change_analytic_rate(JobIndex job, double rate, double now);
   void rescale_tenants(const std::vector<GpuId>& gpus, JobIndex except, double now);
-  double analytic_progress_s(const JobState& s, double now) const;
 
   const ReplayInputs& in_;
   const Platform& platform_;

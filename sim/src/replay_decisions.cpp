@@ -90,7 +90,7 @@ void ReplayController::begin_run(JobIndex job, double now) {
   if (on_one_node(in_.cluster, s.placement.gpus)) {
     // Its links carry only its own traffic, so the analytic time is exact
     // (at its co-tenants' speed when it shares GPUs).
-    s.analytic_end_s = now + s.estimated_total_s / s.rate;
+    s.analytic_end_s = now + s.estimated_total_s / s.progress.rate();
     analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
   } else {
     s.analytic_end_s = -1;

@@ -65,9 +65,9 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
   } else if (progressing && s.iteration_s > 0) {
     // A run slowed by GPU co-tenants progressed less than its elapsed time;
     // an unshared run keeps the exact elapsed-time arithmetic.
-    const double work_s = !s.slowed_this_run ? kept_s
-                          : elapsed > 0      ? analytic_progress_s(s, now) * kept_s / elapsed
-                                             : 0.0;
+    const double work_s = !s.progress.slowed() ? kept_s
+                          : elapsed > 0        ? s.progress.progress_s(now) * kept_s / elapsed
+                                               : 0.0;
     done_now = static_cast<long long>(std::floor(work_s / s.iteration_s));
   }
   if (checkpointed && elapsed > kept_s) recorder_.lost_work(job, elapsed - kept_s);

@@ -103,7 +103,7 @@ void ReplayController::refresh_fluid_rates(double now) {
     if (std::abs(stretch[i] - s.comm_stretch) <= 1e-9 * s.comm_stretch) continue;
     s.comm_stretch = stretch[i];
     const double rate = quiet_ring_rate(rings[i]);
-    if (rate != s.rate) change_analytic_rate(rings[i], rate, now);
+    if (rate != s.progress.rate()) change_analytic_rate(rings[i], rate, now);
   }
 }
 

@@ -37,7 +37,7 @@ void ReplayController::simulate_ring_segment(JobIndex job, double now, double he
 // Whole iterations, as for any analytic job: a stop loses the one in flight.
 long long ReplayController::quiet_iterations_done(const JobState& s, double now) const {
   if (!(s.iteration_s > 0)) return 0;
-  return static_cast<long long>(std::floor(std::max(0.0, analytic_progress_s(s, now)) / s.iteration_s));
+  return static_cast<long long>(std::floor(std::max(0.0, s.progress.progress_s(now)) / s.iteration_s));
 }
 
 // Speed next to GPU co-tenants, as the ring's actors would run: each rank's
@@ -90,11 +90,8 @@ void ReplayController::time_ring_analytically(JobIndex job, std::unique_ptr<Link
   s.comm_stretch = 1;
   s.segment_start_s = now;
   s.estimated_total_s = static_cast<double>(std::max(0LL, iterations_left(job))) * s.iteration_s;
-  s.rate = quiet_ring_rate(job);
-  s.progress_s = 0;
-  s.rate_since_s = now;
-  s.slowed_this_run = s.slowed_this_run || s.rate != 1;
-  s.analytic_end_s = now + s.estimated_total_s / s.rate;
+  s.progress.begin_segment(quiet_ring_rate(job), now);
+  s.analytic_end_s = now + s.estimated_total_s / s.progress.rate();
   analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
 }
 
@@ -114,7 +111,7 @@ void ReplayController::leave_quiet_segment(JobIndex job, double now) {
   if (done + 1 >= iterations_left(job)) return;
   // The iteration in flight goes on in the actors (RingJob::head_start_s).
   const double head_start_s =
-      std::max(0.0, analytic_progress_s(s, now) - static_cast<double>(done) * s.iteration_s);
+      std::max(0.0, s.progress.progress_s(now) - static_cast<double>(done) * s.iteration_s);
   stop_quiet_segment(s);
   s.run_banked_iterations += done;
   ++s.epoch;  // the quiet segment's analytic end is now stale

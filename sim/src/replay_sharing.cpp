@@ -7,17 +7,9 @@
 
 namespace vnsim::sim {
 
-double ReplayController::analytic_progress_s(const JobState& s, double now) const {
-  return s.progress_s + (now - s.rate_since_s) * s.rate;
-}
-
 // Progress of a new run begins at the speed its co-tenants allow.
 void ReplayController::start_at_rate(JobIndex job, double now) {
-  JobState& s = state_[job];
-  s.rate = sharing_.slowest_rate(job, state_[job].placement.gpus);
-  s.progress_s = 0;
-  s.rate_since_s = now;
-  s.slowed_this_run = s.rate != 1;
+  state_[job].progress.begin_run(sharing_.slowest_rate(job, state_[job].placement.gpus), now);
 }
 
 // A co-tenant came or went. An analytic job banks its progress at the old
@@ -31,8 +23,7 @@ void ReplayController::update_rate(JobIndex job, double now) {
   if (s.ring) {
     for (std::size_t r = 0; r < s.placement.gpus.size(); ++r)
       set_ring_rank_rate(*s.ring, r, sharing_.gpu_rate(job, s.placement.gpus[r]));
-    s.rate = rate;
-    s.slowed_this_run = s.slowed_this_run || rate != 1;
+    s.progress.note_rate(rate);
     return;
   }
   // A fluid ring's compute speed changes its comm fraction, hence how much
@@ -40,7 +31,7 @@ void ReplayController::update_rate(JobIndex job, double now) {
   if (s.quiet && fluid_rings_on()) fluid_rates_stale_ = true;
   // Multi-node jobs whose traffic runs as flows keep their speed (docs:
   // "Not implemented yet").
-  if (s.analytic_end_s < 0 || rate == s.rate) return;
+  if (s.analytic_end_s < 0 || rate == s.progress.rate()) return;
   change_analytic_rate(job, rate, now);
 }
 
@@ -48,12 +39,9 @@ void ReplayController::update_rate(JobIndex job, double now) {
 // (the old heap entry turns stale with the epoch).
 void ReplayController::change_analytic_rate(JobIndex job, double rate, double now) {
   JobState& s = state_[job];
-  s.progress_s = analytic_progress_s(s, now);
-  s.rate_since_s = now;
-  s.rate = rate;
-  s.slowed_this_run = s.slowed_this_run || rate != 1;
+  s.progress.change_rate(rate, now);
   ++s.epoch;
-  s.analytic_end_s = now + std::max(0.0, s.estimated_total_s - s.progress_s) / rate;
+  s.analytic_end_s = now + std::max(0.0, s.estimated_total_s - s.progress.banked_s()) / rate;
   analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
 }
 
