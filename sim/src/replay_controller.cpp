@@ -31,6 +31,13 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       state_(in.jobs.size()),
       family_(interference_families(in.jobs)) {
   for (std::size_t i = 0; i < in.jobs.size(); ++i) state_[i].global_batch = in.jobs[i].global_batch;
+  if (!in.jobs.empty()) {
+    const auto [first, last] =
+        std::minmax_element(in.jobs.begin(), in.jobs.end(),
+                            [](const JobSpec& a, const JobSpec& b) { return a.submit_s < b.submit_s; });
+    first_submit_s_ = first->submit_s;
+    last_submit_s_ = last->submit_s;
+  }
   init_node_events();
 }
 
@@ -84,6 +91,9 @@ void ReplayController::step(double now) {
   refresh_fluid_rates(now);  // after every start and stop at this instant
   driver_.update_timer(now, recorder_.all_done());
   if (driver_.guard_against_idle_deadlock(now)) last_event_s_ = std::max(last_event_s_, now);
+  if (in_.options.progress)
+    in_.options.progress(
+        ReplayProgress{recorder_.jobs_done(), in_.jobs.size(), now, first_submit_s_, last_submit_s_});
 }
 
 // Ended and stopped jobs are kept until no comm of theirs is in flight

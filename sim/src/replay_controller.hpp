@@ -220,6 +220,7 @@ class ReplayController final : private PolicyExecutor {
   std::vector<NodeId> spot_nodes_;
   std::mt19937_64 rng_;
   double last_event_s_ = 0;
+  double first_submit_s_ = 0, last_submit_s_ = 0;  // for ReplayOptions::progress
 };
 
 }  // namespace vnsim::sim
