@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
   const std::vector<JobSpec> jobs = bench_workload(count, seed, mean_gap_s);
   testing::SpreadFifo policy(cluster, kNodesPerRack);
   ReplayOptions opts;
+  opts.fluid_rings = false;  // the actor engine, whose macro-iterations this measures
   opts.macro_iterations = m;
   // Optional 5th argument: 0 = plain macro-iterations, 1 = per-iteration while contended.
   if (argc > 5) opts.shorten_macro_when_contended = std::atoi(argv[5]) != 0;

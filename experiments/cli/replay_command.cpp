@@ -15,7 +15,7 @@
 #include "allocations_csv.hpp"
 #include "args.hpp"
 #include "interrupt_watcher.hpp"
-#include "progress_bar.hpp"
+#include "replay_progress.hpp"
 #include "staged_output.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/cluster.hpp"
@@ -134,7 +134,8 @@ const char* replay_usage() {
          "             [--placement consolidated|first-fit|topology-aware|random|most-free]\n"
          "             [--format "
          "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
-         "             [--seed N] [--macro-iterations M] [--quiet-rings] [--fluid-rings]\n"
+         "             [--seed N] [--fluid-rings (default) | --actor-rings | --quiet-rings]\n"
+         "             [--macro-iterations M]  (docs/PERFORMANCE.md, \"Ring engines\")\n"
          "             [--contended-macro-s S] [--model-calibration NAME (e.g. sia-artifact)]\n"
          "             [--vc-quotas FILE|trace [--vc-borrow on|off]]  (docs/POLICIES.md)\n"
          "             [--bad-rows skip|fail] [--allow-empty] [--quiet] [--hetero-split]\n"
@@ -181,6 +182,25 @@ void write_vc_quotas(const std::filesystem::path& path, const VcQuotas& quotas) 
   if (!f) throw InputError(path.string() + ": cannot write");
 }
 
+// --fluid-rings (the default), --actor-rings or --quiet-rings: the actor
+// engines are opt-in, and say up front what they may cost.
+void set_ring_engine(const Args& args, ReplayOptions& options) {
+  const bool actors = args.has("--actor-rings");
+  const bool quiet_rings = args.has("--quiet-rings");
+  if (args.has("--fluid-rings") && (actors || quiet_rings))
+    throw InputError(
+        "--fluid-rings cannot be combined with --actor-rings or --quiet-rings: pick one ring engine");
+  if (!actors && !quiet_rings) return;  // fluid rings
+  options.fluid_rings = false;
+  options.quiet_rings = quiet_rings;
+  std::cerr
+      << "note: " << (quiet_rings ? "--quiet-rings" : "--actor-rings")
+      << " simulates contended multi-node rings with one SimGrid actor per GPU (iteration by iteration unless"
+         " --contended-macro-s);"
+         " on traces with many long multi-node jobs that can take hours where the default fluid rings"
+         " take seconds (docs/PERFORMANCE.md, \"Ring engines\")\n";
+}
+
 }  // namespace
 
 int run_replay_command(const std::vector<std::string>& all_argv) {
@@ -208,7 +228,9 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                                  "--vc-borrow",
                                  "--model-calibration"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
-  Args args(argv, flags, {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings", "--allow-empty"});
+  Args args(
+      argv, flags,
+      {"--quiet", "--hetero-split", "--quiet-rings", "--fluid-rings", "--actor-rings", "--allow-empty"});
   // Before anything reads the model catalog: the engine, the policies and the
   // construction rules all price steps with the calibrated one.
   if (auto name = args.get("--model-calibration")) ModelCatalog::select_builtin_calibration(*name);
@@ -231,8 +253,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   if (auto m = args.get("--macro-iterations"))
     options.macro_iterations = static_cast<int>(parse_integer("--macro-iterations", *m, 1));
   options.heterogeneous_split = args.has("--hetero-split");
-  options.quiet_rings = args.has("--quiet-rings");
-  options.fluid_rings = args.has("--fluid-rings");
+  set_ring_engine(args, options);
   options.seed = seed;
   const auto non_negative = [&](const char* flag, double& out) {
     if (auto v = args.get(flag)) {
@@ -287,11 +308,11 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                      " rows skipped); check --format and the filters, or pass --allow-empty");
   staged.withdraw_previous(
       {"jobs.csv", "allocations.csv", "summary.json", "skipped_rows.csv", "run.json", "vc_quotas.csv"});
-  ProgressBar bar(!quiet);
-  options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  ReplayProgressReport progress = ReplayProgressReport::for_stderr(quiet);
+  options.progress = [&progress](const ReplayProgress& p) { progress.update(p); };
   ReplayResult result =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), loaded.jobs, *policy, options);
-  bar.finish();
+  progress.finish();
 
   RunInfo info;
   info.policy = policy->name();

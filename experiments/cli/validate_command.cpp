@@ -91,7 +91,10 @@ ValidatedRun validate_run(const fs::path& run, int skip_first) {
   std::unique_ptr<Policy> policy = make_policy(text("policy"), params);
 
   ReplayOptions options;
-  options.macro_iterations = 0;  // every iteration simulated: the traces vnexec runs are small
+  // Every iteration simulated by actors: the traces vnexec runs are small,
+  // and the prediction should be the engine's most faithful one.
+  options.fluid_rings = false;
+  options.macro_iterations = 0;
   const ReplayResult predicted = run_replay(cluster, GpuCatalog::builtin(), profile, jobs, *policy, options);
 
   std::map<std::string, std::string> model_of_job;

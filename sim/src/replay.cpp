@@ -22,7 +22,7 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
   const sim::Platform platform = sim::build_platform(cluster, gpu_catalog);
   const Topology topology(cluster);
   const sim::ReplayInputs inputs{cluster, topology, gpu_catalog, models, jobs, policy, options};
-  sim::ReplayRecorder recorder(jobs, options.progress);
+  sim::ReplayRecorder recorder(jobs);
   std::vector<sim::ReplayRecorder::GpuRate> rates;
   rates.reserve(static_cast<std::size_t>(cluster.gpu_count()));
   std::vector<std::size_t> type_of_gpu;

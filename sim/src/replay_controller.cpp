@@ -32,7 +32,15 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       batches_(in.jobs),
       costs_(in.cluster.spec().elasticity, in.models),
       sharing_(in.cluster, in.jobs, view_),
-      node_events_(in.cluster, in.options) {}
+      node_events_(in.cluster, in.options) {
+  if (!in.jobs.empty()) {
+    const auto [first, last] =
+        std::minmax_element(in.jobs.begin(), in.jobs.end(),
+                            [](const JobSpec& a, const JobSpec& b) { return a.submit_s < b.submit_s; });
+    first_submit_s_ = first->submit_s;
+    last_submit_s_ = last->submit_s;
+  }
+}
 
 void ReplayController::run() {
   actors_.open();
@@ -85,6 +93,9 @@ void ReplayController::step(double now) {
   refresh_fluid_rates(now);  // after every start and stop at this instant
   driver_.update_timer(now, recorder_.all_done());
   if (driver_.guard_against_idle_deadlock(now)) last_event_s_ = std::max(last_event_s_, now);
+  if (in_.options.progress)
+    in_.options.progress(
+        ReplayProgress{recorder_.jobs_done(), in_.jobs.size(), now, first_submit_s_, last_submit_s_});
 }
 
 void ReplayController::process_completions(double now) {

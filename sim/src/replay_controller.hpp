@@ -17,6 +17,7 @@
 // A ring job whose last rank ends at t after the controller already ran at
 // t is handled in a second pass at the same t (still deterministic).
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -158,6 +159,18 @@ class ReplayController final : private PolicyExecutor {
   double slowest_rank_compute_s(JobIndex job) const;
   // Fluid rings (replay_fluid_rings.cpp).
   bool fluid_rings_on() const { return ring_timing_ == RingTiming::Fluid; }
+
+ public:
+  // What a ring puts on each link of its route while its all-reduce runs
+  // alone (bytes/s, sorted by link), and that all-reduce's idle-network time.
+  struct FluidRingLoads {
+    std::vector<std::pair<const simgrid::s4u::Link*, double>> per_link;
+    double allreduce_s = 0;
+  };
+
+ private:
+  // Keyed by the placement's GPUs in ring order and the gradient bytes.
+  std::map<std::pair<std::vector<GpuId>, double>, FluidRingLoads> fluid_loads_cache_;
   void start_fluid_segment(JobIndex job, double now);
   void refresh_fluid_rates(double now);
   bool fluid_rates_stale_ = false;
@@ -186,6 +199,7 @@ class ReplayController final : private PolicyExecutor {
   ActorJobs actors_;
   NodeEventSchedule node_events_;
   double last_event_s_ = 0;
+  double first_submit_s_ = 0, last_submit_s_ = 0;  // for ReplayOptions::progress
 };
 
 }  // namespace vnsim::sim

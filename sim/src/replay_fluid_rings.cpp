@@ -22,10 +22,13 @@ namespace sg4 = simgrid::s4u;
 namespace vnsim::sim {
 namespace {
 
-struct RingLoads {
-  std::vector<std::pair<const sg4::Link*, double>> per_link;  // sorted by link
-  double allreduce_s = 0;
-};
+using RingLoads = ReplayController::FluidRingLoads;
+
+// Placements a policy gives again and again (time slicing, rounds) are
+// routed once: SimGrid's route lookups were an eighth of a Gandiva replay.
+// Bounded, so that a long replay with ever new placements does not grow it
+// without end; dropping it changes no result.
+constexpr std::size_t kMaxCachedRingLoads = 4096;
 
 // What each hop of the ring moves per step (bytes / N) over its route, at
 // the pace of the slowest hop, as ring_allreduce_time_s prices the step.
@@ -53,11 +56,17 @@ RingLoads ring_loads(const std::vector<sg4::Host*>& ranks, double gradient_bytes
 
 void ReplayController::start_fluid_segment(JobIndex job, double now) {
   JobState& s = state_[job];
-  std::vector<sg4::Host*> hosts;
-  for (GpuId g : s.placement.gpus) hosts.push_back(platform_.gpu_hosts.at(g));
-  RingLoads loads = ring_loads(hosts, in_.models.at(in_.jobs[job].model).gradient_bytes);
-  s.fluid_loads = std::move(loads.per_link);
-  s.fluid_allreduce_s = loads.allreduce_s;
+  const double gradient_bytes = in_.models.at(in_.jobs[job].model).gradient_bytes;
+  auto key = std::make_pair(s.placement.gpus, gradient_bytes);
+  auto it = fluid_loads_cache_.find(key);
+  if (it == fluid_loads_cache_.end()) {
+    if (fluid_loads_cache_.size() >= kMaxCachedRingLoads) fluid_loads_cache_.clear();
+    std::vector<sg4::Host*> hosts;
+    for (GpuId g : s.placement.gpus) hosts.push_back(platform_.gpu_hosts.at(g));
+    it = fluid_loads_cache_.emplace(std::move(key), ring_loads(hosts, gradient_bytes)).first;
+  }
+  s.fluid_loads = it->second.per_link;
+  s.fluid_allreduce_s = it->second.allreduce_s;
   time_ring_analytically(job, std::make_unique<LinkUser>(), now);  // never registered
   fluid_rates_stale_ = true;
 }

@@ -9,12 +9,8 @@
 
 namespace vnsim::sim {
 
-ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs,
-                               std::function<void(std::size_t, std::size_t)> progress)
-    : held_since_(jobs.size(), -1),
-      held_milli_(jobs.size(), kGpuMilli),
-      progress_step_(std::max<std::size_t>(1, jobs.size() / 100)),
-      progress_(std::move(progress)) {
+ReplayRecorder::ReplayRecorder(const std::vector<JobSpec>& jobs)
+    : held_since_(jobs.size(), -1), held_milli_(jobs.size(), kGpuMilli) {
   result_.jobs.reserve(jobs.size());
   for (const JobSpec& spec : jobs) {
     JobRecord rec;
@@ -170,8 +166,6 @@ void ReplayRecorder::rejected(JobIndex job, double /*now_s*/, const std::string&
 
 void ReplayRecorder::count_done() {
   ++done_;
-  if (progress_ && (done_ % progress_step_ == 0 || done_ == result_.jobs.size()))
-    progress_(done_, result_.jobs.size());
 }
 
 ReplayResult ReplayRecorder::take(double simulated_end_s, double scheduler_wall_s) {

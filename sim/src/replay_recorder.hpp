@@ -1,6 +1,6 @@
 #pragma once
 // What the replay reports: one JobRecord per job, the allocation log in
-// execution order, and progress. Pure bookkeeping, no SimGrid.
+// execution order. Pure bookkeeping, no SimGrid.
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -26,7 +26,7 @@ class GpuStateListener {
 
 class ReplayRecorder {
  public:
-  ReplayRecorder(const std::vector<JobSpec>& jobs, std::function<void(std::size_t, std::size_t)> progress);
+  explicit ReplayRecorder(const std::vector<JobSpec>& jobs);
 
   // `milli`: the share of each GPU the job holds (kGpuMilli = whole GPUs);
   // its GPU-seconds, energy and cost count that share only.
@@ -84,8 +84,6 @@ class ReplayRecorder {
   std::vector<double> held_since_;  // start of the current allocation, -1 when none
   std::vector<int> held_milli_;     // share of each GPU in the current allocation
   std::size_t done_ = 0;
-  std::size_t progress_step_ = 1;
-  std::function<void(std::size_t, std::size_t)> progress_;
 };
 
 }  // namespace vnsim::sim

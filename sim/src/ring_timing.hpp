@@ -12,7 +12,7 @@ enum class RingTiming {
   Fluid,   // analytic, the all-reduce stretched by the fluid model (replay_fluid_rings.cpp)
 };
 
-// Fluid rings win over quiet rings. Quiet rings need shortened contended
+// Fluid rings (the default) win over quiet rings. Quiet rings need shortened contended
 // macro-iterations and M > 0, so never apply to the fidelity references
 // (every iteration simulated, or plain macro-iterations).
 inline RingTiming ring_timing_of(const ReplayOptions& options) {

@@ -38,8 +38,8 @@ TEST(ActorRelease, EndedAndPreemptedRingsDoNotKeepTheirActorStacks) {
   for (int i = 0; i < count; ++i)
     jobs.push_back(testing::make_job("j" + std::to_string(i), 0.5 * i, model, 8, 800 - 3 * i));
   SrtfPolicy policy;
-  const ReplayResult r =
-      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, {});
+  const ReplayResult r = run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy,
+                                    testing::actor_ring_options());
   int restarts = 0;
   for (const JobRecord& rec : r.jobs) {
     ASSERT_EQ(rec.state, FinalState::Completed) << rec.id << ": " << rec.reason;

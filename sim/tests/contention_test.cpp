@@ -26,8 +26,8 @@ std::vector<double> comm_slowdowns(double oversubscription) {
   for (GpuId g : testing::gpu_range(8, 4)) a.push_back(g);
   for (GpuId g : testing::gpu_range(12, 4)) b.push_back(g);
   testing::ScriptedPolicy policy({{0, a}, {1, b}});
-  const ReplayResult r =
-      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, {});
+  const ReplayResult r = run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy,
+                                    testing::actor_ring_options());
 
   const Topology topo(cluster);
   std::vector<double> out;

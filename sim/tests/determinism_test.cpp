@@ -48,9 +48,10 @@ TEST(Determinism, DumpContendedReplay) {
   testing::ScriptedPolicy policy(plan);
   ReplayOptions opts;
   opts.macro_iterations = 3;
-  const char* engine = std::getenv("VNSIM_DET_ENGINE");
-  opts.quiet_rings = engine != nullptr && std::string(engine) == "quiet";
-  opts.fluid_rings = engine != nullptr && std::string(engine) == "fluid";
+  const char* env = std::getenv("VNSIM_DET_ENGINE");
+  const std::string engine = env != nullptr ? env : "";
+  opts.quiet_rings = engine == "quiet";
+  opts.fluid_rings = engine.empty() || engine == "fluid";  // fluid rings are the default
   const ReplayResult r =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
   std::ofstream f(out);
@@ -91,7 +92,7 @@ void expect_identical_across_processes(const std::string& stem, const std::strin
 }
 
 TEST(Determinism, ReplayIsIdenticalAcrossProcesses) {
-  expect_identical_across_processes("vnsim_sim_det_", "");
+  expect_identical_across_processes("vnsim_sim_det_", "actors");
 }
 
 // Quiet rings hand jobs between the controller and their actors whenever

@@ -109,9 +109,9 @@ TEST(Engine, JobsOnOneNodeRunConcurrentlyAndProgressIsReported) {
     plan[i] = {i};
   }
   testing::ScriptedPolicy policy(plan);
-  std::vector<std::pair<std::size_t, std::size_t>> progress;
+  std::vector<ReplayProgress> progress;
   ReplayOptions opts;
-  opts.progress = [&](std::size_t done, std::size_t total) { progress.emplace_back(done, total); };
+  opts.progress = [&](const ReplayProgress& p) { progress.push_back(p); };
   const ReplayResult r = run_replay(cluster, gpus(), models(), jobs, policy, opts);
   double last = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -119,8 +119,19 @@ TEST(Engine, JobsOnOneNodeRunConcurrentlyAndProgressIsReported) {
     last = std::max(last, r.jobs[i].finish_s);
   }
   EXPECT_EQ(r.simulated_end_s, last);
-  ASSERT_FALSE(progress.empty());
-  EXPECT_EQ(progress.back(), std::make_pair(std::size_t{4}, std::size_t{4}));
+  // A report at every controller step: the simulated clock and the jobs
+  // done only move forward, within the trace's submit span [0, 1.5] s.
+  ASSERT_GE(progress.size(), 8u);  // 4 arrivals and 4 completions at distinct times
+  for (std::size_t i = 0; i < progress.size(); ++i) {
+    EXPECT_EQ(progress[i].jobs_total, 4u);
+    EXPECT_EQ(progress[i].first_submit_s, 0.0);
+    EXPECT_EQ(progress[i].last_submit_s, 1.5);
+    if (i == 0) continue;
+    EXPECT_GE(progress[i].simulated_s, progress[i - 1].simulated_s);
+    EXPECT_GE(progress[i].jobs_done, progress[i - 1].jobs_done);
+  }
+  EXPECT_EQ(progress.back().jobs_done, 4u);
+  EXPECT_EQ(progress.back().simulated_s, r.simulated_end_s);
   EXPECT_GE(r.scheduler_wall_s, 0);
 }
 

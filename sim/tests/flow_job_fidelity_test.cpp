@@ -81,7 +81,7 @@ std::vector<double> finish_times_in_child(int macro_iterations, bool shorten_mac
     int code = 0;
     try {
       testing::ScriptedPolicy policy(s.plan);
-      ReplayOptions opts;
+      ReplayOptions opts = testing::actor_ring_options();
       opts.macro_iterations = macro_iterations;
       opts.shorten_macro_when_contended = shorten_macro_when_contended;
       const ReplayResult r =

@@ -39,7 +39,7 @@ OverlapRun run(double overlap_fraction, int macro_iterations) {
   const long long iterations = 40;
   const std::vector<JobSpec> jobs = {testing::make_job("ovl8", 0.0, model, 8, iterations)};
   testing::ScriptedPolicy policy({{0, testing::gpu_range(0, 8)}});
-  ReplayOptions opts;
+  ReplayOptions opts = testing::actor_ring_options();
   opts.macro_iterations = macro_iterations;
   const ReplayResult r = run_replay(cluster, GpuCatalog::builtin(), models, jobs, policy, opts);
   const JobRecord& rec = r.jobs.at(0);

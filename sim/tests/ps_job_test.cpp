@@ -90,8 +90,10 @@ TEST(PsJobReplay, ServerNicIsSharedWithOtherJobs) {
   const JobSpec ring = testing::make_job("ring", 0, model, 7, 20);
   const std::vector<GpuId> ring_gpus = {1, 2, 3, 4, 5, 6, 7};
   testing::ScriptedPolicy policy({{0, ps_placement()}, {1, ring_gpus}});
-  const ReplayResult r =
-      run_replay(cluster(), GpuCatalog::builtin(), ModelCatalog::builtin(), {ps, ring}, policy, {});
+  // Fluid rings (the default) do not contend with parameter-server jobs: the
+  // actor engine does.
+  const ReplayResult r = run_replay(cluster(), GpuCatalog::builtin(), ModelCatalog::builtin(), {ps, ring},
+                                    policy, testing::actor_ring_options());
   ASSERT_EQ(r.jobs.at(0).state, FinalState::Completed);
   ASSERT_EQ(r.jobs.at(1).state, FinalState::Completed);
   const Topology topo(cluster());

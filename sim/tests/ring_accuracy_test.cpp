@@ -17,7 +17,7 @@ double simulated_over_analytic(int macro_iterations, long long iterations) {
   const ModelParams& model = testing::most_communicating_model();
   const std::vector<JobSpec> jobs = {testing::make_job("ring8", 0.0, model, 8, iterations)};
   testing::ScriptedPolicy policy({{0, testing::gpu_range(0, 8)}});
-  ReplayOptions opts;
+  ReplayOptions opts = testing::actor_ring_options();
   opts.macro_iterations = macro_iterations;
   const ReplayResult r =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);

@@ -13,6 +13,7 @@
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/core/units.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/sim/replay.hpp"
 
 namespace vnsim::testing {
 
@@ -65,6 +66,15 @@ inline JobSpec make_job(const std::string& id, double submit_s, const ModelParam
   j.global_batch = gpus * model.min_local_batch;
   j.iterations = iterations;
   return j;
+}
+
+// The actor ring engine (`--actor-rings`): one SimGrid actor per GPU,
+// iteration by iteration while contended. Tests of what the actors do select
+// it, since the default times rings with the fluid model.
+inline ReplayOptions actor_ring_options() {
+  ReplayOptions options;
+  options.fluid_rings = false;
+  return options;
 }
 
 // Starts each job on the GPUs scripted for it as soon as they are all free;

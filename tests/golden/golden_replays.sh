@@ -25,11 +25,11 @@ policies=(fifo fifo-backfill sjf srtf tiresias pollux optimus sia gavel themis g
 # catalog (no gpt-* layout model) and vf-wfs resizes parameter-server jobs,
 # which the engine refuses, so those take elastic.jsonl.
 flow_policies=" fifo fifo-backfill sjf srtf tiresias themis gandiva "
-# name|engine flags
+# name|engine flags (fluid rings are the default ring engine)
 modes=(
-  "actors|"
+  "fluid|"
+  "actors|--actor-rings"
   "quiet|--quiet-rings --contended-macro-s 60"
-  "fluid|--fluid-rings"
   "ckpt-failures|--checkpoint-interval 300 --failure-rate 0.5 --seed 3"
 )
 traces=("synthetic|synthetic:40" "mixed|$here/mixed.jsonl" "elastic|$here/elastic.jsonl")
@@ -46,7 +46,7 @@ for t in "${traces[@]}"; do
       flags=${m#*|}
       # The synthetic trace only in the default mode: it has no multi-node
       # special jobs, the mixed trace covers the modes.
-      if [[ $tname == synthetic && $mname != actors ]]; then continue; fi
+      if [[ $tname == synthetic && $mname != fluid ]]; then continue; fi
       if [[ $tname == mixed && $flow_policies != *" $p "* ]]; then continue; fi
       if [[ $tname == elastic && $flow_policies == *" $p "* ]]; then continue; fi
       case_name="$tname.$p.$mname"

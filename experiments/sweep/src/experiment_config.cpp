@@ -204,7 +204,9 @@ class Parser {
         field = value.get<bool>();
         if (field) shown += std::string(shown.empty() ? "" : " ") + flag_name;
       };
-      if (key == "quiet_rings") {
+      if (key == "actor_rings") {
+        on_off(axis.actor_rings, "actor-rings");
+      } else if (key == "quiet_rings") {
         on_off(axis.quiet_rings, "quiet-rings");
       } else if (key == "fluid_rings") {
         on_off(axis.fluid_rings, "fluid-rings");
@@ -214,9 +216,11 @@ class Parser {
         axis.contended_macro_s = value.get<double>();
         shown += std::string(shown.empty() ? "" : " ") + "contended-macro-s=" + value.dump();
       } else {
-        fail(p, "unknown engine option (expected quiet_rings, fluid_rings, contended_macro_s)");
+        fail(p, "unknown engine option (expected actor_rings, quiet_rings, fluid_rings, contended_macro_s)");
       }
     }
+    if (axis.fluid_rings && (axis.actor_rings || axis.quiet_rings))
+      fail(path, "fluid_rings cannot be combined with actor_rings or quiet_rings: pick one ring engine");
     if (!shown.empty()) axis.label += " [" + shown + "]";
   }
 

@@ -22,6 +22,7 @@ std::vector<std::string> RunSpec::replay_args(const std::string& out_dir) const 
   if (!trace.format.empty()) a.insert(a.end(), {"--format", trace.format});
   if (!trace.bad_rows.empty()) a.insert(a.end(), {"--bad-rows", trace.bad_rows});
   if (macro_iterations > 0) a.insert(a.end(), {"--macro-iterations", std::to_string(macro_iterations)});
+  if (policy.actor_rings) a.push_back("--actor-rings");
   if (policy.quiet_rings) a.push_back("--quiet-rings");
   if (policy.fluid_rings) a.push_back("--fluid-rings");
   if (policy.contended_macro_s >= 0) {

@@ -118,6 +118,21 @@ TEST(ExperimentConfig, FluidRingsBecomeTheReplayFlagAndLabel) {
   EXPECT_EQ(std::find(plain.begin(), plain.end(), "--fluid-rings"), plain.end());
 }
 
+TEST(ExperimentConfig, ActorRingsBecomeTheReplayFlagAndLabel) {
+  const auto c = parse(R"({"clusters": ["testbed"], "traces": ["synthetic:5"],
+                           "policies": [{"name": "fifo", "engine": {"actor_rings": true}}, "fifo"]})");
+  ASSERT_EQ(c.policies.size(), 2u);
+  EXPECT_TRUE(c.policies[0].actor_rings);
+  EXPECT_EQ(c.policies[0].label, "fifo [actor-rings]");
+  EXPECT_FALSE(c.policies[1].actor_rings);
+  const auto runs = vnsim::sweep::expand_runs(c);
+  ASSERT_EQ(runs.size(), 2u);
+  const auto actors = runs[0].replay_args("OUT");
+  EXPECT_NE(std::find(actors.begin(), actors.end(), "--actor-rings"), actors.end());
+  const auto plain = runs[1].replay_args("OUT");
+  EXPECT_EQ(std::find(plain.begin(), plain.end(), "--actor-rings"), plain.end());
+}
+
 TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
   const std::string base = R"("clusters": ["testbed"], "traces": ["synthetic:5"])";
   struct Case {
@@ -161,6 +176,9 @@ TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
        "exp.json: policies[0].engine.contended_macro_s: expected a number >= 0, got -5"},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"macro": 5}}]})",
        "exp.json: policies[0].engine.macro: unknown engine option"},
+      {"{" + base +
+           R"(, "policies": [{"name": "sia", "engine": {"fluid_rings": true, "quiet_rings": true}}]})",
+       "exp.json: policies[0].engine: fluid_rings cannot be combined with actor_rings or quiet_rings"},
   };
   for (const auto& c : cases) {
     const std::string msg = error_of(c.text);

@@ -1,6 +1,7 @@
 #pragma once
 // Trace replay on the SimGrid model of a cluster. This header exposes no
 // SimGrid type: SimGrid stays inside sim/src.
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,6 +24,15 @@ struct NodeEvent {
   double down_s = 0;
 };
 
+// Where a replay stands, for progress reports (ReplayOptions::progress).
+struct ReplayProgress {
+  std::size_t jobs_done = 0;  // completed or rejected
+  std::size_t jobs_total = 0;
+  double simulated_s = 0;     // the simulated clock
+  double first_submit_s = 0;  // the trace's submit span: simulated time
+  double last_submit_s = 0;   // past it, only the running and queued jobs are left
+};
+
 struct ReplayOptions {
   // Multi-node jobs run as this many macro-iterations (k = ceil(iters/M)
   // iterations each), so cost does not grow with iteration counts. 0 means
@@ -39,26 +49,29 @@ struct ReplayOptions {
   // macro-iterations".
   bool shorten_macro_when_contended = true;
   double contended_macro_s = 0;
-  // Quiet rings (with shorten_macro_when_contended and M > 0): a multi-node
-  // ring job alone on its links is timed analytically (exact there) and
-  // simulated with actors only while another job shares one of its links,
-  // in contended macro-iterations of at most contended_macro_s. The cost of
-  // a ring job then follows its contended time, not its iteration count nor
-  // how often a policy restarts it: what whole-trace replays of elastic
-  // policies need. Off by default: after a contention change the ring
-  // resumes from an estimated phase, so JCTs drift from per-iteration
-  // simulation by more than the default's (docs/PERFORMANCE.md, "Quiet
-  // rings").
+  // How multi-node data-parallel ring jobs are timed (docs/PERFORMANCE.md,
+  // "Ring engines"). Fluid rings are the default since issue 21: every
+  // multi-node ring job is timed analytically, and rings that share links
+  // slow each other by a fluid model of their comm phases
+  // (sim/src/fluid_contention.hpp), so a replay's cost does not follow how
+  // long its rings are contended nor their iteration counts. Its error
+  // against per-iteration simulation is stated in docs/PERFORMANCE.md ("Fluid
+  // rings"). Parameter-server and layout jobs still run as actors and do not
+  // contend with fluid rings.
+  //
+  // fluid_rings = false selects the actor engines (`--actor-rings`): one
+  // SimGrid actor per GPU, simulated iteration by iteration while contended
+  // (the reference of the fidelity tests). That can take hours on traces
+  // with many long multi-node jobs.
+  bool fluid_rings = true;
+  // Quiet rings (actor engine only: fluid_rings = false, with
+  // shorten_macro_when_contended and M > 0): a multi-node ring job alone on
+  // its links is timed analytically (exact there) and simulated with actors
+  // only while another job shares one of its links, in contended
+  // macro-iterations of at most contended_macro_s. After a contention change
+  // the ring resumes from an estimated phase, so JCTs drift from
+  // per-iteration simulation (docs/PERFORMANCE.md, "Quiet rings").
   bool quiet_rings = false;
-  // Fluid rings: every multi-node ring job is timed analytically, and rings
-  // that share links slow each other by a fluid model of their comm phases
-  // (sim/src/fluid_contention.hpp) instead of being simulated by actors. The
-  // cost of a replay then no longer follows its contended ring time: what a
-  // whole-trace replay of Pollux needs. Approximate (docs/PERFORMANCE.md,
-  // "Fluid rings" has its errors against the actors); overrides
-  // quiet_rings. Parameter-server and layout jobs still run as actors and do
-  // not contend with fluid rings.
-  bool fluid_rings = false;
   // Heterogeneous jobs (VirtualFlow): a started job whose GPUs span several
   // types gets its virtual nodes from the split solver (faster types run
   // more), replacing the policy's vn_per_gpu. Off: the policy's split is
@@ -79,8 +92,9 @@ struct ReplayOptions {
   double failure_rate_per_node_hour = 0;
   double node_down_s = 600;
   unsigned long long seed = 1;
-  // Called now and then with (jobs finished or rejected, jobs total).
-  std::function<void(std::size_t, std::size_t)> progress;
+  // Called at the end of every controller step (each arrival, completion,
+  // policy round...), so it must be cheap: the CLI throttles what it draws.
+  std::function<void(const ReplayProgress&)> progress;
 };
 
 // Why an allocation changed (allocations.csv's `cause`, docs/OUTPUTS.md). A

@@ -34,9 +34,11 @@ struct PolicyAxis {
   // `--policy-param` values, sorted by parameter name.
   std::vector<std::pair<std::string, std::string>> params;
   // Engine options of this policy's runs (docs/EXPERIMENTS.md, "engine"):
-  // whole-trace replays of elastic policies need quiet rings.
+  // fluid rings are the default ring engine; actor_rings and quiet_rings
+  // opt into the actor engines (docs/PERFORMANCE.md, "Ring engines").
+  bool actor_rings = false;
   bool quiet_rings = false;
-  bool fluid_rings = false;       // ReplayOptions::fluid_rings
+  bool fluid_rings = false;       // explicit --fluid-rings (the default anyway)
   double contended_macro_s = -1;  // -1: the engine's default
   // The name, then " k=v" per parameter, then the engine options in
   // brackets; results.csv's policy column.
