@@ -120,7 +120,7 @@ void ReplayController::take_node_down(NodeId node_id, double now, double down_s)
   }
   std::sort(victims.begin(), victims.end());
   for (JobIndex j : victims) {
-    stop_and_requeue(j, now);
+    stop_and_requeue(j, now, AllocationCause::NodeDown);
     if (state_[j].phase == Phase::Queued) recorder_.job_revoked();
   }
   if (!victims.empty()) last_event_s_ = std::max(last_event_s_, now);
