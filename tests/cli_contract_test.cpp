@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -214,6 +215,72 @@ TEST_F(CliContract, CheckPassesOnEveryPolicyAndFailsOnACorruptedTimeline) {
   EXPECT_EQ(vnsim("check " + p("run-fifo")), 1);
   EXPECT_NE(err().find("no release with cause 'complete'"), std::string::npos) << err();
   EXPECT_NE(err().find("still held"), std::string::npos) << err();
+}
+
+// `text` with the number after the first `"key": ` at or after `from` moved by `delta`.
+std::string bump(std::string text, const std::string& from, const std::string& key, double delta) {
+  const std::size_t at = text.find("\"" + key + "\": ", text.find(from));
+  const std::size_t value = at + key.size() + 4, end = text.find_first_of(",\n}", value);
+  char moved[64];
+  std::snprintf(moved, sizeof moved, "%.6f", std::stod(text.substr(value, end - value)) + delta);
+  return text.replace(value, end - value, moved);
+}
+
+TEST_F(CliContract, CheckRecomputesEnergyAndTellsNodeFailuresFromPreemptions) {
+  // Node failures: fifo never preempts, so every release that is not a
+  // completion is a node going down; down GPUs draw no energy.
+  ASSERT_EQ(
+      vnsim("replay --cluster testbed --trace synthetic:60 --policy fifo --failure-rate 0.05 --quiet --out " +
+            p("failing")),
+      0)
+      << err();
+  const std::string timeline = slurp(dir_ / "failing" / "allocations.csv");
+  EXPECT_NE(timeline.find(",node-down\n"), std::string::npos) << timeline.substr(0, 400);
+  EXPECT_EQ(timeline.find(",preempt\n"), std::string::npos);
+  EXPECT_EQ(vnsim("check " + p("failing")), 0) << err();
+  EXPECT_NE(out().find(" J of GPU energy ("), std::string::npos) << out();
+  // Two GPU types (philly-2017: K80 and P40 machines): the per-job energy is bounded, the rest exact.
+  ASSERT_EQ(
+      vnsim("replay --cluster philly-2017 --trace synthetic:60 --policy fifo --quiet --out " + p("two")), 0)
+      << err();
+  EXPECT_EQ(vnsim("check " + p("two")), 0) << err();
+
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace synthetic:60 --policy fifo --quiet --out " + p("e")), 0)
+      << err();
+  const std::string summary = slurp(dir_ / "e" / "summary.json"), jobs = slurp(dir_ / "e" / "jobs.csv");
+  // A hand-corrupted energy total.
+  write("e/summary.json", bump(summary, "\"energy_j\"", "total", 1000));
+  EXPECT_EQ(vnsim("check " + p("e")), 1);
+  EXPECT_NE(err().find("energy_j.total is"), std::string::npos) << err();
+  // Busy energy raised everywhere alike (type, busy, total): the GPU time it stands for is not the
+  // timeline's.
+  std::string busy = bump(summary, "\"energy_j\"", "total", 1000);
+  busy = bump(busy, "\"energy_j\"", "busy", 1000);
+  busy = bump(busy, "\"energy_j\"", "busy_j", 1000);
+  write("e/summary.json", busy);
+  EXPECT_EQ(vnsim("check " + p("e")), 1);
+  EXPECT_NE(err().find("but allocations.csv holds GPUs for"), std::string::npos) << err();
+  EXPECT_EQ(err().find("energy_j.total is"), std::string::npos) << err();
+  // Idle energy that does not cover the span.
+  std::string idle = bump(summary, "\"energy_j\"", "total", 1000);
+  idle = bump(idle, "\"energy_j\"", "idle", 1000);
+  idle = bump(idle, "\"energy_j\"", "idle_j", 1000);
+  write("e/summary.json", idle);
+  EXPECT_EQ(vnsim("check " + p("e")), 1);
+  EXPECT_NE(err().find("busy, idle and down time cover"), std::string::npos) << err();
+  // One job's energy changed in jobs.csv.
+  write("e/summary.json", summary);
+  const std::size_t row = jobs.find('\n') + 1;
+  std::string bad_jobs = jobs;
+  std::size_t field = row;
+  for (int i = 0; i < 17; ++i) field = bad_jobs.find(',', field) + 1;  // energy_j is the 18th column
+  bad_jobs.insert(field, "9");
+  write("e/jobs.csv", bad_jobs);
+  EXPECT_EQ(vnsim("check " + p("e")), 1);
+  EXPECT_NE(err().find("jobs.csv:2: job '"), std::string::npos) << err();
+  EXPECT_NE(err().find("energy_j"), std::string::npos) << err();
+  write("e/jobs.csv", jobs);
+  EXPECT_EQ(vnsim("check " + p("e")), 0) << err();
 }
 
 TEST_F(CliContract, SkippedRowsSayWhetherTheyAreCorruptOrFiltered) {

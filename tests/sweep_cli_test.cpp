@@ -190,7 +190,8 @@ TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
                      R"({"name": "t", "clusters": ["testbed"],
                          "traces": [{"trace": "synthetic:30", "options": {"arrival-scale": 1}},
                                     {"trace": "synthetic:30", "options": {"arrival-scale": 4}}],
-                         "policies": ["fifo", "fifo-backfill"], "seeds": [1, 2]})"),
+                         "policies": ["fifo", "fifo-backfill"], "seeds": [1, 2],
+                         "notes": ["Why **this** matters.", "", "A second paragraph."]})"),
                  sweep = dir_ / "s";
   ASSERT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --out " + sweep.string()), 0) << err();
   ASSERT_EQ(vnsim("report " + sweep.string()), 0) << out() << err();
@@ -200,13 +201,18 @@ TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
   EXPECT_EQ(notebook.find("\"output_type\": \"error\""), std::string::npos) << "a notebook cell raised";
   EXPECT_NE(notebook.find("image/png"), std::string::npos);
   EXPECT_GT(fs::file_size(report / "report.html"), 1000u);
-  for (const char* png :
-       {"jct_cdf.png", "jct_by_seed.png", "jct_by_trace.png", "jct_vs_load.png", "utilisation_queue.png",
-        "gantt_fifo_seed1.png", "ftf_rho_cdf.png", "cost_energy.png", "wait_cdf.png", "wait_cdf_by_vc.png"})
+  for (const char* png : {"jct_cdf.png", "jct_by_seed.png", "jct_by_trace.png", "jct_vs_load.png",
+                          "utilisation_queue.png", "gantt_fifo_seed1.png", "ftf_rho_cdf.png",
+                          "cost_energy.png", "wait_cdf.png", "wait_cdf_by_vc.png", "allocation_timeline.png"})
     EXPECT_TRUE(fs::exists(report / png) && fs::file_size(report / png) > 1000u) << png;
+  // The config's notes open the report (nbformat stores a cell's source as a list of lines).
+  EXPECT_NE(notebook.find("## About this experiment\\n"), std::string::npos);
+  EXPECT_NE(notebook.find("\"Why **this** matters.\\n\",\n"), std::string::npos);
+  EXPECT_NE(notebook.find("\"A second paragraph.\""), std::string::npos);
   // The "why no plot" lines as printed outputs (in the cell sources they follow `print(\"`).
-  for (const char* skipped : {" \"No load axis", " \"No finish-time-fairness plot",
-                              " \"No cost or energy plot", " \"No per-VC wait plot"})
+  for (const char* skipped :
+       {" \"No load axis", " \"No finish-time-fairness plot", " \"No allocation timeline",
+        " \"No cost or energy plot", " \"No per-VC wait plot"})
     EXPECT_EQ(notebook.find(skipped), std::string::npos) << skipped;
   EXPECT_EQ(vnsim("report " + (dir_ / "nowhere").string()), 2);
   EXPECT_NE(err().find("no results.csv"), std::string::npos) << err();

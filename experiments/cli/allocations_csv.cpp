@@ -16,6 +16,8 @@ const char* cause_name(AllocationCause c) {
       return "complete";
     case AllocationCause::Preempt:
       return "preempt";
+    case AllocationCause::NodeDown:
+      return "node-down";
     case AllocationCause::Resize:
       return "resize";
   }

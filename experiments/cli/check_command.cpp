@@ -13,6 +13,7 @@
 
 #include "allocations_csv.hpp"
 #include "args.hpp"
+#include "check_energy.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/sim/allocation_check.hpp"
@@ -87,6 +88,26 @@ std::vector<GpuId> gpu_ids(const std::string& text, const std::string& where) {
   return ids;
 }
 
+// GPU time held by at least one job, summed over GPUs (what the energy meter
+// counts as busy), the time of the last change, and the GPUs taken. Ids out
+// of the cluster are left to first_allocation_error.
+HeldTimeline held_timeline(const std::vector<AllocationEvent>& log, int gpu_count) {
+  HeldTimeline h;
+  std::vector<int> tenants(static_cast<std::size_t>(std::max(gpu_count, 0)), 0);
+  std::vector<double> since(tenants.size(), 0);
+  for (const AllocationEvent& e : log) {
+    h.span_s = std::max(h.span_s, e.time_s);
+    if (e.taken) h.gpu_takes += e.gpus.size();
+    for (GpuId g : e.gpus) {
+      if (g < 0 || static_cast<std::size_t>(g) >= tenants.size()) continue;
+      const auto i = static_cast<std::size_t>(g);
+      if (e.taken && tenants[i]++ == 0) since[i] = e.time_s;
+      if (!e.taken && tenants[i] > 0 && --tenants[i] == 0) h.union_gpu_s += e.time_s - since[i];
+    }
+  }
+  return h;
+}
+
 int check_run(const fs::path& dir) {
   const fs::path jobs_path = dir / "jobs.csv", alloc_path = dir / "allocations.csv";
 
@@ -94,7 +115,9 @@ int check_run(const fs::path& dir) {
   const std::size_t id_col = jobs.column("job_id", jobs_path.string()),
                     state_col = jobs.column("final_state", jobs_path.string()),
                     finish_col = jobs.column("finish_time", jobs_path.string()),
-                    gpu_s_col = jobs.column("gpu_seconds", jobs_path.string());
+                    gpu_s_col = jobs.column("gpu_seconds", jobs_path.string()),
+                    energy_col = jobs.column("energy_j", jobs_path.string()),
+                    submit_col = jobs.column("submission_time", jobs_path.string());
   std::map<std::string, JobIndex> index;
   for (std::size_t i = 0; i < jobs.rows.size(); ++i)
     if (!index.emplace(jobs.rows[i][id_col], static_cast<JobIndex>(i)).second)
@@ -148,6 +171,7 @@ int check_run(const fs::path& dir) {
     log.push_back(std::move(e));
   }
   const int gpu_count = summary.at("run").at("total_gpus").get<int>();
+  const HeldTimeline held = held_timeline(log, gpu_count);
   if (std::string error = first_allocation_error(log, gpu_count); !error.empty()) {
     // Name the row rather than the event index.
     const std::size_t space = error.find(' '), paren = error.find(' ', space + 1);
@@ -158,13 +182,16 @@ int check_run(const fs::path& dir) {
     problems.push_back(error);
   }
 
-  double total_gpu_s = 0, total_tolerance = 1e-6;
+  double total_gpu_s = 0, total_tolerance = 1e-6, last_submit_s = 0;
+  std::vector<JobEnergy> job_energy;
   for (std::size_t j = 0; j < jobs.rows.size(); ++j) {
     const auto& row = jobs.rows[j];
     const std::string who =
         jobs_path.string() + ":" + std::to_string(jobs.lines[j]) + ": job '" + row[id_col] + "'";
     const std::string& state = row[state_col];
     const double recorded = number(row[gpu_s_col], who + " gpu_seconds");
+    job_energy.push_back({who, number(row[energy_col], who + " energy_j"), recorded});
+    last_submit_s = std::max(last_submit_s, number(row[submit_col], who + " submission_time"));
     total_gpu_s += held_gpu_s[j];
     total_tolerance += tolerance[j];
     if (state == "COMPLETED") {
@@ -197,6 +224,11 @@ int check_run(const fs::path& dir) {
     problems.push_back(text);
   }
 
+  HeldTimeline span = held;
+  span.span_s = std::max(held.span_s, last_submit_s);
+  std::string energy_note;
+  for (auto& p : energy_problems(summary, span, job_energy, energy_note)) problems.push_back(std::move(p));
+
   if (!problems.empty()) {
     for (std::size_t i = 0; i < problems.size() && i < 20; ++i)
       std::fprintf(stderr, "vnsim check: %s\n", printable(problems[i]).c_str());
@@ -205,8 +237,8 @@ int check_run(const fs::path& dir) {
   }
   std::printf(
       "vnsim check: %s: ok (%zu jobs, %zu allocation changes, no GPU over-committed, %.6f GPU-s as in "
-      "summary.json)\n",
-      dir.string().c_str(), jobs.rows.size(), log.size(), total_gpu_s);
+      "summary.json, %s)\n",
+      dir.string().c_str(), jobs.rows.size(), log.size(), total_gpu_s, energy_note.c_str());
   return 0;
 }
 

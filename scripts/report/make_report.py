@@ -9,6 +9,7 @@ relative to DIR, so a committed sweep folder stays self-contained.
 """
 import argparse
 import csv
+import json
 import os
 import sys
 
@@ -205,6 +206,75 @@ a1.legend(); a1.grid(alpha=0.3); a2.grid(alpha=0.3)
 save(fig, "utilisation_queue")
 '''
 
+ALLOCATIONS = r'''
+TOP_JOBS = 3  # the jobs with the most GPU-seconds get their own band: large long jobs decide who waits
+
+def held_gpus(text):
+    n = 0
+    for part in str(text).split():
+        lo, _, hi = part.partition("-")
+        n += int(hi or lo) - int(lo) + 1
+    return n
+
+def allocation_path(run):
+    return os.path.join(RESULTS, run["run_dir"], "allocations.csv")
+
+order = ok.sort_values("run_index")
+traces = list(dict.fromkeys(order.trace))[:4]
+policies = list(dict.fromkeys(order.policy))[:6]
+firsts = order.groupby(["policy", "trace"], sort=False).head(1)
+firsts = firsts[firsts.trace.isin(traces) & firsts.policy.isin(policies)]
+firsts = firsts[[os.path.exists(allocation_path(r)) for _, r in firsts.iterrows()]]
+if firsts.empty:
+    print("No allocation timeline: no run folder has allocations.csv.")
+else:
+    palette, colour_of = plt.cm.tab10.colors, {{}}  # one colour per job across panels
+    fig, axs = plt.subplots(len(policies), len(traces), figsize=(3.8 * len(traces) + 1, 2.5 * len(policies) + 0.5),
+                            squeeze=False, sharex="col", sharey=True)
+    for i, policy in enumerate(policies):
+        for j, trace in enumerate(traces):
+            ax = axs[i][j]
+            sel = firsts[(firsts.policy == policy) & (firsts.trace == trace)]
+            if sel.empty:
+                ax.axis("off")
+                continue
+            run = sel.iloc[0]
+            a = pd.read_csv(allocation_path(run), keep_default_na=False, na_values=[""])
+            sign = np.where(a.event == "take", 1.0, -1.0)
+            a["held"] = [held_gpus(x) for x in a.allocated_resources] * a.gpu_milli / 1000 * sign
+            jobs = load_jobs(run)
+            top = jobs.nlargest(TOP_JOBS, "gpu_seconds")
+            times = np.sort(a.time.unique())
+            bands, labels, colours = [], [], []
+            for _, job in top.iterrows():
+                colours.append(colour_of.setdefault(job.job_id, palette[len(colour_of) % len(palette)]))
+                held = a[a.job_id == job.job_id].groupby("time").held.sum().reindex(times, fill_value=0).cumsum()
+                bands.append(held.to_numpy())
+                labels.append(f"{{job.job_id}} ({{job.requested_number_of_resources:.0f}} GPUs, wait {{job.waiting_time:,.0f}} s)")
+            rest = a[~a.job_id.isin(top.job_id)].groupby("time").held.sum().reindex(times, fill_value=0).cumsum()
+            bands.append(rest.to_numpy())
+            labels.append("all other jobs")
+            colours.append("silver")
+            ax.stackplot(times / 3600, *bands, labels=labels, colors=colours, step="post", alpha=0.85)
+            t, _, queue = timeline(jobs)
+            q = ax.twinx()
+            q.step(t / 3600, queue, where="post", color="black", lw=0.8)
+            q.set_ylim(bottom=0)
+            q.tick_params(labelsize=7)
+            if j == len(traces) - 1:
+                q.set_ylabel("queued jobs (line)", fontsize=7)
+            ax.set_title(f"{{policy}}, {{trace}}: mean JCT {{run.jct_mean_s:,.0f}} s", fontsize=8)
+            ax.legend(fontsize=5.5, loc="upper right")
+            ax.tick_params(labelsize=7)
+            if j == 0:
+                ax.set_ylabel("GPUs held", fontsize=8)
+            if i == len(policies) - 1:
+                ax.set_xlabel("time (h)", fontsize=8)
+    fig.suptitle("GPUs held over time from allocations.csv (bands: the " + str(TOP_JOBS) + " jobs with the most "
+                 "GPU-seconds, then the rest) and queue length (line); first run of each policy and trace", fontsize=9)
+    save(fig, "allocation_timeline")
+'''
+
 GANTT = r'''
 def gpu_ids(text):
     ids = []
@@ -326,7 +396,7 @@ else:
 '''
 
 
-def build(results_rel, any_ok):
+def build(results_rel, any_ok, notes):
     nb = nbformat.v4.new_notebook()
     md = nbformat.v4.new_markdown_cell
     code = nbformat.v4.new_code_cell
@@ -336,6 +406,8 @@ def build(results_rel, any_ok):
         code(SETUP.format(results=results_rel)),
         md("## Results table\nOne row per run; failed runs keep their error."), code(TABLE),
     ]
+    if notes:  # the config's "notes": what this experiment's results mean
+        nb.cells.insert(1, md("## About this experiment\n" + "\n".join(notes)))
     if not any_ok:  # every plot below reads the jobs.csv of ok runs
         nb.cells.append(md("No run has status `ok`, so there is nothing to plot; see the `error` column."))
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -349,6 +421,11 @@ def build(results_rel, any_ok):
            "`waiting_time`) of completed jobs, every seed pooled. The per-VC panels use the VC of each job "
            "(jobs.csv `vc`)."), code(WAIT_CDF.format()),
         md("## GPU utilisation and queue length over time"), code(TIMELINE.format()),
+        md("## Allocation timeline: who holds the GPUs\nExact GPUs held over time, replayed from each run's "
+           "`allocations.csv` (docs/OUTPUTS.md): one band for each of the jobs with the most GPU-seconds, one "
+           "for all the others, and the number of queued jobs. A large, long job that starts before a burst of "
+           "arrivals holds its GPUs through it; one that waits until the burst has drained does not."),
+        code(ALLOCATIONS.format()),
         md("## Mean and p99 JCT against load\nWhen the traces differ by their `load-scale` (or `arrival-scale`) "
            "option, the factor is the x axis."), code(LOAD.format()),
         md("## Gantt chart of GPU allocation (runs with at most 200 jobs)"), code(GANTT.format()),
@@ -378,7 +455,12 @@ def main():
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(results, "results.csv"), newline="", encoding="utf-8") as f:
         any_ok = any(row.get("status") == "ok" for row in csv.DictReader(f))
-    nb = build(os.path.relpath(results, out), any_ok)
+    notes = []
+    config = os.path.join(results, "config.json")
+    if os.path.isfile(config):  # the sweep's copy of its config
+        with open(config, encoding="utf-8") as f:
+            notes = json.load(f).get("notes", [])
+    nb = build(os.path.relpath(results, out), any_ok, notes)
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # quiets ipykernel debugger noise
     try:
         ExecutePreprocessor(timeout=600, kernel_name="python3").preprocess(nb, {"metadata": {"path": out}})

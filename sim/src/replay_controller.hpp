@@ -130,7 +130,7 @@ class ReplayController final : private PolicyExecutor {
   // Elasticity and checkpoints (replay_elasticity.cpp).
   void resize(const ResizeJob& d, double now) override;
   bool stop_run(JobIndex job, double now, bool lose_since_checkpoint);
-  void stop_and_requeue(JobIndex job, double now);
+  void stop_and_requeue(JobIndex job, double now, AllocationCause cause);
   void begin_run(JobIndex job, double now);
   void set_up_then_run(JobIndex job, double now, double delay_s);
   void estimate_run(JobIndex job);

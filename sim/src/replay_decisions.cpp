@@ -134,7 +134,7 @@ void ReplayController::estimate_run(JobIndex job) {
 // (docs/ELASTICITY.md, "Checkpoints"). With a checkpoint interval
 // the job keeps only the work up to its last checkpoint (stop_run).
 void ReplayController::preempt(JobIndex job, double now) {
-  stop_and_requeue(job, now);
+  stop_and_requeue(job, now, AllocationCause::Preempt);
 }
 
 long long ReplayController::iterations_left(JobIndex job) const {

@@ -81,7 +81,7 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
 
 // A preemption or a revocation: the GPUs are free at once and the job goes
 // back to the queue.
-void ReplayController::stop_and_requeue(JobIndex job, double now) {
+void ReplayController::stop_and_requeue(JobIndex job, double now, AllocationCause cause) {
   JobState& s = state_[job];
   if (stop_run(job, now, /*lose_since_checkpoint=*/true)) {
     // Every iteration was done: the job completes now instead (its end
@@ -91,7 +91,7 @@ void ReplayController::stop_and_requeue(JobIndex job, double now) {
   }
   s.attained_gpu_s += static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
   view_.release(s.placement.gpus, job);
-  recorder_.preempted(job, now, s.placement.gpus);
+  recorder_.preempted(job, now, s.placement.gpus, cause);
   rescale_tenants(s.placement.gpus, job, now);
   if (in_.options.checkpoint_interval_s > 0) s.restore_pending = true;
   s.phase = Phase::Queued;

@@ -43,7 +43,7 @@ void ReplayController::take_node_down(const NodeChange& change) {
   }
   std::sort(victims.begin(), victims.end());
   for (JobIndex j : victims) {
-    stop_and_requeue(j, now);
+    stop_and_requeue(j, now, AllocationCause::NodeDown);
     if (state_[j].phase == Phase::Queued) recorder_.job_revoked();
   }
   if (!victims.empty()) last_event_s_ = std::max(last_event_s_, now);

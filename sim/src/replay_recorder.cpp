@@ -69,14 +69,14 @@ void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<Gpu
   count_done();
 }
 
-void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus) {
+void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus,
+                               AllocationCause cause) {
   JobRecord& rec = result_.jobs.at(job);
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " preempted without holding GPUs");
   hold_ended(job, gpus, now_s);
   if (listener_ != nullptr) listener_->released(gpus);
   ++rec.restarts;
-  result_.allocations.push_back(
-      AllocationEvent{now_s, job, false, gpus, held_milli_[job], AllocationCause::Preempt});
+  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus, held_milli_[job], cause});
 }
 
 void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId>& old_gpus,

@@ -34,7 +34,8 @@ class ReplayRecorder {
   void completed(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
   void rejected(JobIndex job, double now_s, const std::string& reason);
   // The job gave its GPUs back and went back to the queue (one restart).
-  void preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus);
+  // `cause`: AllocationCause::Preempt or AllocationCause::NodeDown.
+  void preempted(JobIndex job, double now_s, const std::vector<GpuId>& gpus, AllocationCause cause);
   // The running job moved from `old_gpus` to `new_gpus` (one restart).
   void resized(JobIndex job, double now_s, const std::vector<GpuId>& old_gpus,
                const std::vector<GpuId>& new_gpus);

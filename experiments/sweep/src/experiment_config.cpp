@@ -29,8 +29,8 @@ const std::set<std::string>& trace_option_names() {
   return names;
 }
 
-const std::set<std::string> kTopLevelKeys = {"name",  "clusters",         "traces",       "policies",
-                                             "seeds", "macro_iterations", "run_timeout_s"};
+const std::set<std::string> kTopLevelKeys = {"name",  "clusters",         "traces",        "policies",
+                                             "seeds", "macro_iterations", "run_timeout_s", "notes"};
 
 class Parser {
  public:
@@ -279,6 +279,16 @@ class Parser {
         c.macro_iterations, [](int m) { return std::to_string(m); }, "macro_iterations");
     if (root.contains("run_timeout_s"))
       c.run_timeout_s = static_cast<double>(integer(root.at("run_timeout_s"), "run_timeout_s", 0));
+    if (root.contains("notes")) {
+      const json& notes = root.at("notes");
+      if (!notes.is_array()) fail("notes", "expected an array of strings (Markdown lines)");
+      for (std::size_t i = 0; i < notes.size(); ++i) {
+        // An empty line is a Markdown paragraph break, so it is allowed here.
+        if (!notes[i].is_string())
+          fail("notes[" + std::to_string(i) + "]", "expected a string, got " + notes[i].dump());
+        c.notes.push_back(notes[i].get<std::string>());
+      }
+    }
     return c;
   }
 

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/sweep/display_command.hpp"
 #include "vnsim/sweep/run_inputs_key.hpp"
 
 extern char** environ;
@@ -29,16 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr std::size_t kStderrTailLines = 20;
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() &&
-      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:") ==
-          std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string tail_lines(const fs::path& file, std::size_t n) {
   std::ifstream f(file);
@@ -85,14 +76,13 @@ std::vector<std::string> child_environment() {
   return env;
 }
 
-pid_t spawn_run(const std::string& exe, const RunSpec& run, const fs::path& dir) {
+pid_t spawn_run(const std::string& exe, const RunSpec& run, const fs::path& dir,
+                const std::string& shared_root) {
   fs::create_directories(dir);
   for (const char* stale : {"exit_code.txt", "error.txt", "input_key.txt"}) fs::remove(dir / stale);
   std::vector<std::string> args = run.replay_args(dir.string());
   args.insert(args.begin(), exe);
-  std::string command;
-  for (const auto& a : args) command += (command.empty() ? "" : " ") + shell_quote(a);
-  write_text(dir / "command.txt", command + "\n");
+  write_text(dir / "command.txt", display_command(args, shared_root, fs::current_path()) + "\n");
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -203,7 +193,7 @@ ExecutorTally execute_runs(const std::vector<const RunSpec*>& runs, const Execut
         if (options.rerun_notice) options.rerun_notice(r->id, change);
       }
       keys[r] = key;
-      running.push_back({spawn_run(options.vnsim_exe, *r, dir), r, Clock::now()});
+      running.push_back({spawn_run(options.vnsim_exe, *r, dir, options.shared_root), r, Clock::now()});
     }
     bool reaped = false;
     for (std::size_t i = 0; i < running.size();) {

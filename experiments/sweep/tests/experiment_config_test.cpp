@@ -47,6 +47,20 @@ TEST(ExperimentConfig, DefaultsAndResolvedPaths) {
   EXPECT_EQ(c.run_timeout_s, 0);
 }
 
+// Notes are Markdown lines for the report, not an axis: they keep every run id.
+TEST(ExperimentConfig, NotesAreReadAndLeaveRunIdsAlone) {
+  const std::string axes =
+      R"("clusters": ["testbed"], "traces": ["synthetic:5"], "policies": ["fifo", "sjf"])";
+  const auto plain = parse("{" + axes + "}");
+  const auto noted = parse("{" + axes + R"(, "notes": ["# Why", "", "because"]})");
+  EXPECT_TRUE(plain.notes.empty());
+  EXPECT_EQ(noted.notes, (std::vector<std::string>{"# Why", "", "because"}));
+  const auto a = vnsim::sweep::expand_runs(plain);
+  const auto b = vnsim::sweep::expand_runs(noted);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].id, b[i].id);
+}
+
 // A run's budget is not an axis: giving one keeps every run id.
 TEST(ExperimentConfig, RunTimeoutIsReadAndLeavesRunIdsAlone) {
   const std::string axes =
@@ -166,6 +180,10 @@ TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
        "exp.json: clusters[0]: expected a string"},
       {"{" + base + R"(, "policies": [{"name": "sia", "engine": {"quiet_rings": 1}}]})",
        "exp.json: policies[0].engine.quiet_rings: expected true or false, got 1"},
+      {"{" + base + R"(, "policies": ["fifo"], "notes": "one line"})",
+       "exp.json: notes: expected an array of strings"},
+      {"{" + base + R"(, "policies": ["fifo"], "notes": ["a", 2]})",
+       "exp.json: notes[1]: expected a string, got 2"},
       {"{" + base + R"(, "policies": ["fifo"], "run_timeout_s": -1})",
        "exp.json: run_timeout_s: must be >= 0"},
       {"{" + base + R"(, "policies": ["fifo"], "run_timeout_s": 1.5})",

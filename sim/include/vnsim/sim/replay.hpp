@@ -97,9 +97,10 @@ struct ReplayOptions {
   std::function<void(const ReplayProgress&)> progress;
 };
 
-// Why an allocation changed (allocations.csv's `cause`, docs/OUTPUTS.md). A
-// preemption covers the policy's, a spot revocation and a node failure.
-enum class AllocationCause { Start, Complete, Preempt, Resize };
+// Why an allocation changed (allocations.csv's `cause`, docs/OUTPUTS.md).
+// Preempt: the policy stopped the job; NodeDown: a node the job held left the
+// cluster (a spot revocation, a failure or a --node-events event).
+enum class AllocationCause { Start, Complete, Preempt, NodeDown, Resize };
 
 // One occupancy change, for invariant checks and allocations.csv: at `time_s`
 // job `job` took (taken=true) or gave back `milli` of each of the GPUs

@@ -60,6 +60,9 @@ struct ExperimentConfig {
   // Wall-clock budget of each run in seconds, 0 = none; `vnsim sweep
   // --run-timeout` overrides it. Not an axis: it never changes a run's id.
   double run_timeout_s = 0;
+  // Markdown lines `vnsim report` shows at the top of the report: what the
+  // experiment's results mean. Not an axis: it never changes a run's id.
+  std::vector<std::string> notes;
 };
 
 struct RunSpec {

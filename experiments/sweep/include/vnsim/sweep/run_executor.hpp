@@ -16,6 +16,8 @@ namespace vnsim::sweep {
 struct ExecutorOptions {
   std::string vnsim_exe;  // binary that runs `replay`
   std::string out_dir;    // sweep directory; runs go to out_dir/runs/<id>
+  // What command.txt writes as "${VNSIM_SHARED}" (display_command.hpp).
+  std::string shared_root = default_shared_root();
   unsigned parallel = 1;
   // > 0: a run still going after this many wall-clock seconds is killed and
   // recorded as failed ("timed out" in error.txt), so one slow policy cannot
