@@ -18,6 +18,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/real_exec/calibration.hpp"
+#include "vnsim/real_exec/gradient_noise.hpp"
 #include "wire.hpp"
 
 namespace vnsim::real_exec::mpi {
@@ -110,6 +111,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   raw["communicator_setup_s"] = setup_s;
 
   std::vector<CalibratedModel> calibrated;
+  std::vector<MeasuredNoise> noise;
   std::vector<std::pair<double, double>> allreduce_points;
   for (const auto& name : o.models) {
     const ModelParams& model = ModelCatalog::builtin().at(name);
@@ -140,6 +142,22 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       allreduce_points.emplace_back(c.gradient_bytes, t);
       model_raw["allreduce_s"] = t;
       model_raw["gradient_bytes"] = c.gradient_bytes;
+    }
+    if (comm.rank() == 0) {
+      // The gradient noise Pollux's goodput reads, on this backend's own
+      // gradients: batches of M0 against batches of 16 M0 (16 M0 well above
+      // the problem's noise scale, so |G|^2 is resolved; gradient_noise.hpp).
+      const long long small = std::max(1, model.initial_batch);
+      const GradientNoise n = measure_gradient_noise(
+          [&](long long first, long long count) {
+            plane->zero_grad();
+            plane->micro_batch(first, count, 0.0);
+            plane->take_timing();
+            return plane->read_grad();
+          },
+          small, 16 * small, 8);
+      noise.push_back({model, n});
+      model_raw["noise_scale"] = n.noise_scale();
     }
     raw["models"][name] = model_raw;
     calibrated.push_back(c);
@@ -178,6 +196,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
             " workers); each worker is a '" + reference +
             "' (the catalog's reference type) so the profile's times apply unscaled");
     std::ofstream(fs::path(o.out) / "models.json") << model_profile_json(calibrated, reference);
+    std::ofstream(fs::path(o.out) / "noise.json") << noise_profile_json(noise);
     std::ofstream(fs::path(o.out) / "calibration.json") << raw.dump(2) << "\n";
     std::printf(
         "vnexec calibrate: %d workers, one-way latency %.1f us, fitted link bandwidth %.2f GB/s, "
@@ -187,7 +206,10 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       std::printf("  %s: micro-batch %.4f s + %.3g s/sample (rmse %.4f s, %d points), gradient %.0f bytes\n",
                   c.base.name.c_str(), c.compute.intercept, c.compute.slope, c.compute.rmse, c.points,
                   c.gradient_bytes);
-    std::printf("outputs: %s/{cluster.json,models.json,calibration.json}\n", o.out.c_str());
+    for (const MeasuredNoise& m : noise)
+      std::printf("  %s: gradient noise scale %.1f samples (|G|^2 %.4g, tr(Sigma) %.4g)\n",
+                  m.model.name.c_str(), m.noise.noise_scale(), m.noise.grad_sqr, m.noise.trace_sigma);
+    std::printf("outputs: %s/{cluster.json,models.json,noise.json,calibration.json}\n", o.out.c_str());
     const long long ok = 0;
     MPI_Send(&ok, 1, MPI_LONG_LONG, 0, kTagCalibrate, MPI_COMM_WORLD);
   }

@@ -25,9 +25,11 @@ void ReplayController::change_batch(JobIndex job, int new_batch, int new_virtual
   if (new_batch != old_batch) {
     const long long left = spec.iterations - s.iterations_done;
     if (left > 0) {
-      const double steps = steps_left_after_batch_change(
-          NoiseScaleCatalog::builtin().find(spec.model), spec.global_batch,
-          static_cast<double>(spec.iterations), old_batch, static_cast<double>(left), new_batch);
+      const NoiseScaleCatalog& noise =
+          in_.options.noise_profiles ? *in_.options.noise_profiles : NoiseScaleCatalog::builtin();
+      const double steps = steps_left_after_batch_change(noise.find(spec.model), spec.global_batch,
+                                                         static_cast<double>(spec.iterations), old_batch,
+                                                         static_cast<double>(left), new_batch);
       s.iterations_done = spec.iterations - std::max(1LL, std::llround(steps));
     }
   }
