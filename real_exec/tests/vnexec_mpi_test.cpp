@@ -175,12 +175,14 @@ TEST_F(VnexecMpi, CalibrateWritesASpecAndProfileTheSimulatorReads) {
   EXPECT_LT(setup_s, 1.0);
 }
 
-// Pollux on three small jobs, with the gradient noise vnexec calibrate
-// measured: it changes the jobs' batches (the goodput-optimal batch of a
-// problem whose noise scale is ~640 samples is far from the trace's 32-64)
-// through checkpoint-restarts, and every job ends with exactly the
-// parameters of its segments' batches replayed in one process.
-TEST_F(VnexecMpi, PolluxChangesBatchesFromTheMeasuredNoiseAndLosesNoSample) {
+// Pollux and Sia on three small jobs, with the gradient noise vnexec
+// calibrate measured: they change the jobs' batches (the goodput-optimal
+// batch of a problem whose noise scale is ~640 samples is far from the
+// trace's 32-64) through checkpoint-restarts, and every job ends with
+// exactly the parameters of its segments' batches replayed in one process.
+class VnexecAdaptiveBatch : public VnexecMpi, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(VnexecAdaptiveBatch, ChangesBatchesFromTheMeasuredNoiseAndLosesNoSample) {
   ASSERT_EQ(vnexec(3, "calibrate --models cifar10,ncf --repetitions 1 --compute-scale 2e8 --out " +
                           (dir_ / "cal").string()),
             0)
@@ -199,7 +201,7 @@ TEST_F(VnexecMpi, PolluxChangesBatchesFromTheMeasuredNoiseAndLosesNoSample) {
       vnexec(3, "run --trace " + trace.string() + " --cluster " + (dir_ / "cal" / "cluster.json").string() +
                     " --profile " + (dir_ / "cal" / "models.json").string() + " --noise " +
                     (dir_ / "cal" / "noise.json").string() + " --out " + (dir_ / "run").string() +
-                    " --compute-scale 2e8 --policy pollux --policy-param interval_s=0.2"),
+                    " --compute-scale 2e8 --policy " + GetParam() + " --policy-param interval_s=0.2"),
       0)
       << log();
   const auto run_config = nlohmann::json::parse(slurp(dir_ / "run" / "run_config.json"));
@@ -211,7 +213,7 @@ TEST_F(VnexecMpi, PolluxChangesBatchesFromTheMeasuredNoiseAndLosesNoSample) {
   int batch_changes = 0;
   for (const auto& [id, segments] : launches)
     for (const auto& l : segments) batch_changes += l["global_batch"] != spec.at(id).second;
-  EXPECT_GT(batch_changes, 0) << "pollux changed no batch";
+  EXPECT_GT(batch_changes, 0) << GetParam() << " changed no batch";
   // The work left at a new batch, re-expressed from the measured noise as
   // the simulator does: each launch's total_iterations.
   const vnsim::NoiseScaleCatalog catalog =
@@ -260,6 +262,9 @@ TEST_F(VnexecMpi, PolluxChangesBatchesFromTheMeasuredNoiseAndLosesNoSample) {
     EXPECT_TRUE(f["params_consistent"].get<bool>()) << f.dump();
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(PolluxAndSia, VnexecAdaptiveBatch, ::testing::Values("pollux", "sia"),
+                         [](const auto& p) { return std::string(p.param); });
 
 TEST_F(VnexecMpi, BadInputIsAOneLineErrorNotAHang) {
   const fs::path spec = write("cluster.json", testbed_spec(2));
