@@ -59,7 +59,10 @@ Controller::Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, co
       r.reason = p.record.reason;
       driver_.mark_done(i);
     } else {
-      state_[i].iterations_done = std::min<long long>(p.checkpoint_iteration, jobs_[i].iterations);
+      // Counted at the last launch's batch, which a resumed run continues.
+      if (p.global_batch > 0) state_[i].batch = state_[i].next_batch = p.global_batch;
+      if (p.total_iterations > 0) state_[i].total = p.total_iterations;
+      state_[i].iterations_done = std::min<long long>(p.checkpoint_iteration, state_[i].total);
       state_[i].iterations_seen = state_[i].iterations_done;
     }
   }

@@ -365,5 +365,29 @@ TEST(Controller, AResumedRunSkipsDoneJobsAndRestartsTheOthersFromTheirCheckpoint
   EXPECT_EQ(out.records[1].restarts, 1);
 }
 
+TEST(Controller, AResumedRunKeepsTheBatchAndTotalOfTheJobsLastLaunch) {
+  // The killed attempt had changed b's batch to 256, its work re-expressed
+  // to end at step 7, and checkpointed step 5: the resumed segment runs
+  // steps 5-6 at 256, as the killed one would have.
+  const std::vector<JobSpec> jobs = {job("b", 0, 1, 10)};
+  ControllerOptions opts;
+  PriorJob b;
+  b.submitted = b.running = true;
+  b.record.start_s = 0;
+  b.last_epoch = 1;
+  b.checkpoint_iteration = 5;
+  b.global_batch = 256;
+  b.total_iterations = 7;
+  opts.prior = {{"b", b}};
+  auto policy = make_policy("fifo");
+  FakeFleet fleet(jobs, 0);
+  const Outcome out = run(jobs, *policy, fleet, opts);
+  ASSERT_EQ(fleet.launches.size(), 1u);
+  EXPECT_EQ(fleet.launches[0].global_batch, 256);
+  EXPECT_EQ(fleet.launches[0].start_iteration, 5);
+  EXPECT_EQ(fleet.launches[0].total_iterations, 7);
+  EXPECT_DOUBLE_EQ(out.records[0].finish_s, 2);  // 2 steps from t = 0
+}
+
 }  // namespace
 }  // namespace vnsim::real_exec
