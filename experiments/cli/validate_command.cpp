@@ -27,6 +27,7 @@
 #include "notebook_runner.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/core/text_file.hpp"
@@ -89,8 +90,15 @@ ValidatedRun validate_run(const fs::path& run, int skip_first) {
     params = config["policy_params"].get<PolicyParams>();
   }
   std::unique_ptr<Policy> policy = make_policy(text("policy"), params);
+  // The executor's measured gradient noise (vnexec run --noise): the same
+  // profiles for the policy and for the work left after a batch change.
+  std::optional<NoiseScaleCatalog> noise;
+  if (config.contains("noise"))
+    noise = NoiseScaleCatalog::parse(read_text_file(run / text("noise")), (run / text("noise")).string());
+  if (noise) policy->use_noise_profiles(*noise);
 
   ReplayOptions options;
+  if (noise) options.noise_profiles = &*noise;
   // Every iteration simulated by actors: the traces vnexec runs are small,
   // and the prediction should be the engine's most faithful one.
   options.fluid_rings = false;

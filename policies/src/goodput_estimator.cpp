@@ -10,7 +10,7 @@ namespace vnsim {
 
 GoodputEstimator::GoodputEstimator(const ModelCatalog& models, const GpuCatalog& gpus,
                                    const NoiseScaleCatalog& noise)
-    : models_(models), gpus_(gpus), noise_(noise) {}
+    : models_(models), gpus_(gpus), noise_(&noise) {}
 
 void GoodputEstimator::use_topology(const Topology& topology) {
   if (topology_ != &topology) sync_cache_.clear();

@@ -98,7 +98,7 @@ class CudaDataPlane final : public DataPlane {
             "cublasSgemm");
       rows -= m;
     }
-    const auto counts = residue_counts(first_sample, samples);
+    const auto counts = basis_counts(first_sample, samples);
     for (int k = 0; k < kGradientBasisCount; ++k) {
       const auto c = static_cast<double>(counts[static_cast<std::size_t>(k)]);
       if (c == 0) continue;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/real_exec/calibration.hpp"
+#include "vnsim/real_exec/gradient_noise.hpp"
 #include "wire.hpp"
 
 namespace vnsim::real_exec::mpi {
@@ -110,7 +112,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   raw["communicator_setup_s"] = setup_s;
 
   std::vector<CalibratedModel> calibrated;
-  std::vector<std::pair<double, double>> allreduce_points;
+  std::vector<MeasuredNoise> noise;
   for (const auto& name : o.models) {
     const ModelParams& model = ModelCatalog::builtin().at(name);
     const std::size_t params = emulated_parameter_count(model, o.scale);
@@ -132,14 +134,22 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
     }
     c.compute = fit_line(points);
     c.points = static_cast<int>(points.size());
-    if (workers >= 2) {
-      const double t = timed_across(comm, o.repetitions, [&] {
-        plane->allreduce_grad();
-        return plane->take_timing().allreduce_s;
-      });
-      allreduce_points.emplace_back(c.gradient_bytes, t);
-      model_raw["allreduce_s"] = t;
-      model_raw["gradient_bytes"] = c.gradient_bytes;
+    model_raw["gradient_bytes"] = c.gradient_bytes;
+    if (comm.rank() == 0) {
+      // The gradient noise Pollux's goodput reads, on this backend's own
+      // gradients: batches of M0 against batches of 16 M0 (16 M0 well above
+      // the problem's noise scale, so |G|^2 is resolved; gradient_noise.hpp).
+      const long long small = std::max(1, model.initial_batch);
+      const GradientNoise n = measure_gradient_noise(
+          [&](long long first, long long count) {
+            plane->zero_grad();
+            plane->micro_batch(first, count, 0.0);
+            plane->take_timing();
+            return plane->read_grad();
+          },
+          small, 16 * small, 8);
+      noise.push_back({model, n});
+      model_raw["noise_scale"] = n.noise_scale();
     }
     raw["models"][name] = model_raw;
     calibrated.push_back(c);
@@ -152,19 +162,48 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   links.link_latency_s = one_way_s / 2;
   links.link_bandwidth_Bps = 100e9;  // unused with 1 worker
   if (workers >= 2) {
-    const RingFit fit = fit_ring(allreduce_points, workers, one_way_s);
-    links.link_bandwidth_Bps = fit.bandwidth_Bps;
-    links.link_latency_s = fit.hop_latency_s / 2;
-    raw["hop_latency_used_s"] = fit.hop_latency_s;
-    if (fit.latency_reduced) {
-      raw["hop_latency_note"] =
-          "the ping-pong latency exceeded a measured ring step; cut to half the shortest step";
-      if (comm.rank() == 0)
-        std::fprintf(stderr,
-                     "vnexec calibrate: warning: ping-pong latency %.1f us exceeds a measured all-reduce "
-                     "step; using %.1f us (half the shortest step) for the links\n",
-                     one_way_s * 1e6, fit.hop_latency_s * 1e6);
+    // The transport the runs use (MpiGroupComm::allreduce_sum, MPI_Allreduce
+    // of doubles: the shared-memory path on one machine) at message sizes
+    // from 8 B to 8 MiB. Each repetition starts at a barrier and keeps the
+    // time of the member that waited least (the last to arrive), as the
+    // executor logs a step's all-reduce (step_runner.cpp).
+    std::vector<std::pair<double, double>> transport;
+    std::vector<double> buffer;
+    for (std::size_t count = 1; count <= (std::size_t{1} << 20); count *= 4) {
+      buffer.assign(count, 1.0);
+      std::vector<double> times;
+      for (int r = 0; r <= o.repetitions; ++r) {
+        MPI_Barrier(comm.handle());
+        const double t0 = MPI_Wtime();
+        comm.allreduce_sum(buffer.data(), buffer.size());
+        long long least = -static_cast<long long>((MPI_Wtime() - t0) * 1e9);
+        comm.allreduce_max(&least, 1);
+        if (r > 0) times.push_back(-static_cast<double>(least) * 1e-9);  // r = 0 warms up
+      }
+      transport.emplace_back(static_cast<double>(count * sizeof(double)), median(times));
     }
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (const CalibratedModel& c : calibrated) {
+      lo = std::min(lo, c.gradient_bytes);
+      hi = std::max(hi, c.gradient_bytes);
+    }
+    const AlphaBeta all = fit_alpha_beta(transport);
+    const AlphaBeta used = fit_alpha_beta_over(transport, lo, hi);
+    const RingFit ring = ring_from_alpha_beta(used, workers);
+    links.link_bandwidth_Bps = ring.bandwidth_Bps;
+    links.link_latency_s = ring.hop_latency_s / 2;
+    const auto fit_json = [](const AlphaBeta& f) {
+      return nlohmann::ordered_json{{"alpha_s", f.alpha_s},
+                                    {"beta_s_per_byte", f.beta_s_per_byte},
+                                    {"from_bytes", f.from_bytes},
+                                    {"to_bytes", f.to_bytes},
+                                    {"max_relative_error", f.max_relative_error}};
+    };
+    for (const auto& [bytes, seconds] : transport)
+      raw["allreduce_transport"].push_back({{"bytes", bytes}, {"seconds", seconds}});
+    raw["allreduce_fit_all_sizes"] = fit_json(all);
+    raw["allreduce_fit_used"] = fit_json(used);
+    raw["hop_latency_used_s"] = ring.hop_latency_s;
   }
   raw["fitted_link_bandwidth_Bps"] = links.link_bandwidth_Bps;
   links.communicator_setup_s = setup_s;
@@ -178,6 +217,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
             " workers); each worker is a '" + reference +
             "' (the catalog's reference type) so the profile's times apply unscaled");
     std::ofstream(fs::path(o.out) / "models.json") << model_profile_json(calibrated, reference);
+    std::ofstream(fs::path(o.out) / "noise.json") << noise_profile_json(noise);
     std::ofstream(fs::path(o.out) / "calibration.json") << raw.dump(2) << "\n";
     std::printf(
         "vnexec calibrate: %d workers, one-way latency %.1f us, fitted link bandwidth %.2f GB/s, "
@@ -187,7 +227,10 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       std::printf("  %s: micro-batch %.4f s + %.3g s/sample (rmse %.4f s, %d points), gradient %.0f bytes\n",
                   c.base.name.c_str(), c.compute.intercept, c.compute.slope, c.compute.rmse, c.points,
                   c.gradient_bytes);
-    std::printf("outputs: %s/{cluster.json,models.json,calibration.json}\n", o.out.c_str());
+    for (const MeasuredNoise& m : noise)
+      std::printf("  %s: gradient noise scale %.1f samples (|G|^2 %.4g, tr(Sigma) %.4g)\n",
+                  m.model.name.c_str(), m.noise.noise_scale(), m.noise.grad_sqr, m.noise.trace_sigma);
+    std::printf("outputs: %s/{cluster.json,models.json,noise.json,calibration.json}\n", o.out.c_str());
     const long long ok = 0;
     MPI_Send(&ok, 1, MPI_LONG_LONG, 0, kTagCalibrate, MPI_COMM_WORLD);
   }

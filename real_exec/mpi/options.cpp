@@ -36,7 +36,8 @@ std::pair<std::string, std::string> split_at(const std::string& flag, const std:
 const char* usage() {
   return "usage (under mpirun; rank 0 is the controller, ranks 1..N-1 the workers):\n"
          "  vnexec run --trace JOBS.jsonl --cluster SPEC.json|preset --out RUN_DIR\n"
-         "             [--profile MODELS.json] [--policy NAME] [--policy-param key=value]...\n"
+         "             [--profile MODELS.json] [--noise NOISE.json] [--policy NAME] [--policy-param "
+         "key=value]...\n"
          "             [--time-scale S] [--checkpoint-every K] [--inject-failure JOB_ID:STEP]...\n"
          "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F]\n"
          "  vnexec run --resume RUN_DIR   (continue a run whose MPI job died, from its checkpoints)\n"
@@ -53,8 +54,8 @@ Options parse_options(const std::vector<std::string>& argv) {
     throw InputError("unknown command '" + o.command + "' (run or calibrate)");
   const std::set<std::string> common = {"--backend", "--compute-scale", "--gradient-fraction", "--out"};
   const std::set<std::string> run = {
-      "--trace",      "--cluster",          "--profile",        "--policy", "--policy-param",
-      "--time-scale", "--checkpoint-every", "--inject-failure", "--resume"};
+      "--trace",        "--cluster",    "--profile",          "--noise",          "--policy",
+      "--policy-param", "--time-scale", "--checkpoint-every", "--inject-failure", "--resume"};
   const std::set<std::string> calibrate = {"--models", "--repetitions"};
   std::set<std::string> seen;
   for (std::size_t i = 1; i < argv.size(); ++i) {
@@ -82,6 +83,8 @@ Options parse_options(const std::vector<std::string>& argv) {
       o.cluster = v;
     } else if (flag == "--profile") {
       o.profile = v;
+    } else if (flag == "--noise") {
+      o.noise = v;
     } else if (flag == "--policy") {
       o.policy = v;
     } else if (flag == "--policy-param") {

@@ -17,6 +17,7 @@ struct Options {
   std::string out;
   // run
   std::string trace, cluster, profile, policy = "fifo";
+  std::string noise;  // gradient noise profiles (vnexec calibrate's noise.json); empty = built-in
   PolicyParams policy_params;
   double time_scale = 1.0;
   long long checkpoint_every = 0;

@@ -23,6 +23,7 @@ void load_resume_settings(Options& o) {
     const std::string cluster = cfg.at("cluster").get<std::string>();
     o.cluster = fs::exists(run / cluster) ? (run / cluster).string() : cluster;
     if (cfg.contains("profile")) o.profile = (run / cfg.at("profile").get<std::string>()).string();
+    if (cfg.contains("noise")) o.noise = (run / cfg.at("noise").get<std::string>()).string();
     o.policy = cfg.at("policy").get<std::string>();
     o.policy_params = cfg.at("policy_params").get<PolicyParams>();
     o.backend = cfg.at("backend").get<std::string>();

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "mpi_fleet.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/text_file.hpp"
 #include "vnsim/real_exec/controller.hpp"
@@ -71,6 +73,11 @@ int run_command(const Options& options, int world_rank, int world_size) {
     if (!ModelCatalog::builtin().find(j.model))
       throw InputError(o.trace + ": job '" + j.id + "': model '" + j.model +
                        "' is not in the built-in catalog");
+  // Every rank parses the noise profiles, so a bad file fails everywhere.
+  const std::optional<NoiseScaleCatalog> noise =
+      o.noise.empty()
+          ? std::nullopt
+          : std::optional<NoiseScaleCatalog>(NoiseScaleCatalog::parse(read_text_file(o.noise), o.noise));
   std::unique_ptr<Backend> backend = make_backend(o.backend);
   const fs::path out = o.out;
   const fs::path checkpoints = out / "checkpoints";
@@ -115,6 +122,10 @@ int run_command(const Options& options, int world_rank, int world_size) {
       fs::copy_file(o.profile, out / "profile.json", fs::copy_options::overwrite_existing);
       cfg["profile"] = "profile.json";
     }
+    if (!o.noise.empty()) {
+      fs::copy_file(o.noise, out / "noise.json", fs::copy_options::overwrite_existing);
+      cfg["noise"] = "noise.json";
+    }
     cfg["policy"] = o.policy;
     cfg["policy_params"] = o.policy_params;
     cfg["backend"] = o.backend;
@@ -127,11 +138,13 @@ int run_command(const Options& options, int world_rank, int world_size) {
   MPI_Barrier(MPI_COMM_WORLD);
 
   std::unique_ptr<Policy> policy = make_policy(o.policy, o.policy_params);
+  if (noise) policy->use_noise_profiles(*noise);
   MpiFleet fleet(workers, prior.last_t);
   MeasurementLog log((out / "measurements.jsonl").string(), resuming);
   ControllerOptions copts;
   copts.checkpoint_every = o.checkpoint_every;
   copts.inject_failure = o.inject_failure;
+  if (noise) copts.noise = &*noise;
   if (resuming) {
     // The killed attempt's running segments are lost past their last
     // checkpoint; say so in the log before anything runs again.

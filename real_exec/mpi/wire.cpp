@@ -7,14 +7,10 @@
 namespace vnsim::real_exec::mpi {
 
 std::vector<long long> encode_launch(const Launch& l) {
-  std::vector<long long> w = {static_cast<long long>(l.job),
-                              l.epoch,
-                              l.start_iteration,
-                              l.global_batch,
-                              static_cast<long long>(l.params),
-                              l.params_root,
-                              l.fail_at_iteration,
-                              static_cast<long long>(l.gpus.size())};
+  std::vector<long long> w = {
+      static_cast<long long>(l.job),        l.epoch,       l.start_iteration,   l.global_batch,
+      static_cast<long long>(l.params),     l.params_root, l.fail_at_iteration, l.total_iterations,
+      static_cast<long long>(l.gpus.size())};
   for (GpuId g : l.gpus) w.push_back(g);
   for (int v : l.vn_per_gpu) w.push_back(v);
   return w;
@@ -29,9 +25,10 @@ Launch decode_launch(const std::vector<long long>& w, std::size_t o) {
   l.params = static_cast<ParamSource>(w.at(o + 4));
   l.params_root = static_cast<int>(w.at(o + 5));
   l.fail_at_iteration = w.at(o + 6);
-  const auto n = static_cast<std::size_t>(w.at(o + 7));
-  for (std::size_t i = 0; i < n; ++i) l.gpus.push_back(static_cast<GpuId>(w.at(o + 8 + i)));
-  for (std::size_t i = 0; i < n; ++i) l.vn_per_gpu.push_back(static_cast<int>(w.at(o + 8 + n + i)));
+  l.total_iterations = w.at(o + 7);
+  const auto n = static_cast<std::size_t>(w.at(o + 8));
+  for (std::size_t i = 0; i < n; ++i) l.gpus.push_back(static_cast<GpuId>(w.at(o + 9 + i)));
+  for (std::size_t i = 0; i < n; ++i) l.vn_per_gpu.push_back(static_cast<int>(w.at(o + 9 + n + i)));
   return l;
 }
 

@@ -135,7 +135,7 @@ void run_segments(const WorkerConfig& c, Launch l, std::optional<Carried> carrie
     };
     const LoopResult res =
         run_job_loop(comm, *plane, emulated_shape(model, c.scale, l.global_batch, l.vn_per_gpu), start,
-                     spec.iterations, last_checkpoint, hooks);
+                     l.total_iterations > 0 ? l.total_iterations : spec.iterations, last_checkpoint, hooks);
     FleetEvent e;
     e.job = l.job;
     e.epoch = l.epoch;

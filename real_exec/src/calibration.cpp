@@ -94,6 +94,74 @@ RingFit fit_ring(const std::vector<std::pair<double, double>>& bytes_and_seconds
   return fit;
 }
 
+AlphaBeta fit_alpha_beta(const std::vector<std::pair<double, double>>& bytes_and_seconds) {
+  std::vector<std::pair<double, double>> pts;
+  for (const auto& p : bytes_and_seconds)
+    if (p.second > 0) pts.push_back(p);
+  if (pts.empty()) throw std::invalid_argument("fit_alpha_beta: no positive time");
+  double sw = 0, swx = 0, swxx = 0, swy = 0, swxy = 0;
+  for (const auto& [x, y] : pts) {
+    const double w = 1 / (y * y);
+    sw += w;
+    swx += w * x;
+    swxx += w * x * x;
+    swy += w * y;
+    swxy += w * x * y;
+  }
+  AlphaBeta f;
+  const double denom = sw * swxx - swx * swx;
+  if (pts.size() >= 2 && denom > 0) {
+    f.beta_s_per_byte = (sw * swxy - swx * swy) / denom;
+    f.alpha_s = (swy - f.beta_s_per_byte * swx) / sw;
+  } else {
+    f.alpha_s = swy / sw;
+  }
+  if (f.beta_s_per_byte < 0) {
+    f.beta_s_per_byte = 0;
+    f.alpha_s = swy / sw;
+  }
+  if (f.alpha_s < 0) {
+    f.alpha_s = 0;
+    f.beta_s_per_byte = swxx > 0 ? swxy / swxx : 0;
+  }
+  f.from_bytes = pts.front().first;
+  f.to_bytes = pts.front().first;
+  for (const auto& [x, y] : pts) {
+    f.from_bytes = std::min(f.from_bytes, x);
+    f.to_bytes = std::max(f.to_bytes, x);
+    f.max_relative_error =
+        std::max(f.max_relative_error, std::abs(f.alpha_s + f.beta_s_per_byte * x - y) / y);
+  }
+  return f;
+}
+
+AlphaBeta fit_alpha_beta_over(const std::vector<std::pair<double, double>>& bytes_and_seconds,
+                              double lo_bytes, double hi_bytes) {
+  std::vector<std::pair<double, double>> within;
+  for (const auto& p : bytes_and_seconds)
+    if (p.first >= lo_bytes / 4 && p.first <= hi_bytes * 4) within.push_back(p);
+  if (within.size() < 2) {
+    // The two sizes nearest the range, by distance in log size.
+    std::vector<std::pair<double, double>> sorted = bytes_and_seconds;
+    const double mid = std::sqrt(std::max(lo_bytes, 1.0) * std::max(hi_bytes, 1.0));
+    std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+      return std::abs(std::log(std::max(a.first, 1.0) / mid)) <
+             std::abs(std::log(std::max(b.first, 1.0) / mid));
+    });
+    within.assign(sorted.begin(),
+                  sorted.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(2, sorted.size())));
+  }
+  return fit_alpha_beta(within);
+}
+
+RingFit ring_from_alpha_beta(const AlphaBeta& fit, int ranks) {
+  const double steps = ring_steps(ranks);
+  RingFit r;
+  r.hop_latency_s = fit.alpha_s / steps;
+  r.bandwidth_Bps = fit.beta_s_per_byte > 0 ? steps / (ranks * fit.beta_s_per_byte) : 1e15;
+  return r;
+}
+
 std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::string& reference_gpu,
                                       const std::string& description) {
   nlohmann::ordered_json link;

@@ -42,6 +42,8 @@ Controller::Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, co
     r.iterations = jobs_[i].iterations;
     r.vc = jobs_[i].vc;
     r.virtual_nodes = jobs_[i].effective_virtual_nodes();
+    state_[i].batch = state_[i].next_batch = jobs_[i].global_batch;
+    state_[i].total = jobs_[i].iterations;
     const auto prior = options_.prior.find(r.id);
     if (prior == options_.prior.end()) continue;
     const PriorJob& p = prior->second;
@@ -57,7 +59,10 @@ Controller::Controller(const Cluster& cluster, const GpuCatalog& gpu_catalog, co
       r.reason = p.record.reason;
       driver_.mark_done(i);
     } else {
-      state_[i].iterations_done = std::min<long long>(p.checkpoint_iteration, jobs_[i].iterations);
+      // Counted at the last launch's batch, which a resumed run continues.
+      if (p.global_batch > 0) state_[i].batch = state_[i].next_batch = p.global_batch;
+      if (p.total_iterations > 0) state_[i].total = p.total_iterations;
+      state_[i].iterations_done = std::min<long long>(p.checkpoint_iteration, state_[i].total);
       state_[i].iterations_seen = state_[i].iterations_done;
     }
   }
@@ -91,7 +96,27 @@ JobProgress Controller::arrived(JobIndex job, double now) {
   const auto prior = options_.prior.find(jobs_[job].id);
   if (prior == options_.prior.end() || !prior->second.submitted)
     log_.write({{"event", "submit"}, {"t", now}, {"job", jobs_[job].id}, {"submit_s", jobs_[job].submit_s}});
-  return JobProgress{state_[job].attained_gpu_s, state_[job].iterations_done};
+  return progress_of(job);
+}
+
+JobProgress Controller::progress_of(JobIndex job) const {
+  const JobState& s = state_[job];
+  return JobProgress{s.attained_gpu_s, jobs_[job].iterations - (s.total - s.iterations_done)};
+}
+
+void Controller::adopt_batch(JobIndex job, int new_batch) {
+  JobState& s = state_[job];
+  if (new_batch == s.batch) return;
+  const JobSpec& spec = jobs_[job];
+  const long long left = s.total - s.iterations_done;
+  if (left > 0) {
+    const NoiseScaleCatalog& noise = options_.noise ? *options_.noise : NoiseScaleCatalog::builtin();
+    const double steps = steps_left_after_batch_change(noise.find(spec.model), spec.global_batch,
+                                                       static_cast<double>(spec.iterations), s.batch,
+                                                       static_cast<double>(left), new_batch);
+    s.total = s.iterations_done + std::max(1LL, std::llround(steps));
+  }
+  s.batch = new_batch;
 }
 
 void Controller::rejected(JobIndex job, double now, const std::string& reason) {
@@ -116,7 +141,7 @@ bool Controller::will_change_by_itself() const {
 }
 
 void Controller::requeue(JobIndex job) {
-  driver_.requeue(job, JobProgress{state_[job].attained_gpu_s, state_[job].iterations_done});
+  driver_.requeue(job, progress_of(job));
 }
 
 // Attained service counts the time the job held its GPUs in this segment;
@@ -127,7 +152,7 @@ void Controller::refresh_running(std::vector<RunningJob>& running, double now) {
     const JobState& s = state_[r.index];
     const double held = s.deferred ? 0 : static_cast<double>(s.placement.gpus.size()) * (now - s.run_start_s);
     double remaining = -1;
-    const long long left = jobs_[r.index].iterations - std::max(s.iterations_done, s.iterations_seen);
+    const long long left = s.total - std::max(s.iterations_done, s.iterations_seen);
     if (s.iteration_s > 0) remaining = static_cast<double>(left) * s.iteration_s;
     r.start_s = s.run_start_s;
     r.attained_gpu_s = s.attained_gpu_s + held;
@@ -138,6 +163,8 @@ void Controller::refresh_running(std::vector<RunningJob>& running, double now) {
 void Controller::launch(Launch l) {
   if (auto it = options_.inject_failure.find(jobs_[l.job].id); it != options_.inject_failure.end())
     l.fail_at_iteration = it->second;
+  adopt_batch(l.job, l.global_batch);
+  l.total_iterations = state_[l.job].total;
   log_.write({{"event", "launch"},
               {"t", fleet_.now_s()},
               {"job", jobs_[l.job].id},
@@ -145,7 +172,8 @@ void Controller::launch(Launch l) {
               {"gpus", gpu_list(l.gpus)},
               {"vn_per_gpu", l.vn_per_gpu},
               {"start_iteration", l.start_iteration},
-              {"global_batch", l.global_batch}});
+              {"global_batch", l.global_batch},
+              {"total_iterations", l.total_iterations}});
   fleet_.start(l);
 }
 
@@ -195,7 +223,7 @@ RunningJob Controller::start(const StartJob& d, double now) {
   l.gpus = placement.gpus;
   l.vn_per_gpu = placement.vn_per_gpu;
   l.start_iteration = s.iterations_done;
-  l.global_batch = spec.global_batch;
+  l.global_batch = s.next_batch;
   l.params = s.iterations_done > 0 ? ParamSource::Checkpoint : ParamSource::Fresh;
   log_.write(
       {{"event", "start"}, {"t", now}, {"job", spec.id}, {"epoch", l.epoch}, {"gpus", gpu_list(l.gpus)}});
@@ -235,15 +263,20 @@ void Controller::preempt(JobIndex job, double now) {
 
 void Controller::resize(const ResizeJob& d, double now) {
   JobState& s = state_[d.job];
-  JobSpec& spec = jobs_[d.job];
-  if (d.global_batch > 0) spec.global_batch = d.global_batch;
+  const JobSpec& spec = jobs_[d.job];
+  // The spec keeps its own batch: the driver's estimates read it, as the
+  // simulator's do.
+  if (d.global_batch > 0) s.next_batch = d.global_batch;
   Placement next = d.placement;
   if (next.vn_per_gpu.empty()) next = spread_virtual_nodes(next.gpus, spec.effective_virtual_nodes());
   const std::vector<GpuId> old = s.placement.gpus;
   int root = -1;
   for (std::size_t i = 0; i < next.gpus.size() && root < 0; ++i)
     if (std::find(old.begin(), old.end(), next.gpus[i]) != old.end()) root = static_cast<int>(i);
-  const bool in_place = d.mode == ResizeMode::InPlace && root >= 0 && !s.deferred && s.stopping_epoch < 0;
+  // A batch change waits for the old segment's step count, so it restarts
+  // from the checkpoint (the policies that change batch resize that way).
+  const bool in_place = d.mode == ResizeMode::InPlace && root >= 0 && !s.deferred && s.stopping_epoch < 0 &&
+                        s.next_batch == s.batch;
   note_stop_of(d.job, now);
   view_.allocate(next.gpus, d.job);
   log_.write({{"event", "resize"},
@@ -254,12 +287,13 @@ void Controller::resize(const ResizeJob& d, double now) {
               {"vn_per_gpu", next.vn_per_gpu},
               {"epoch", s.epoch + 1},  // the new segment's
               {"in_place", in_place},
-              {"global_batch", spec.global_batch}});
+              {"global_batch", s.next_batch}});
   Launch l;
   l.job = d.job;
   l.gpus = next.gpus;
   l.vn_per_gpu = next.vn_per_gpu;
-  l.global_batch = spec.global_batch;
+  l.global_batch = s.next_batch;
+  l.total_iterations = s.total;
   const int old_epoch = s.epoch;
   l.epoch = ++s.epoch;
   s.placement = next;
@@ -336,7 +370,7 @@ void Controller::handle(const FleetEvent& e) {
                   {"checksum", std::to_string(e.checksum)},
                   {"params_consistent", e.params_consistent}});
       if (s.stopping_epoch == e.epoch) s.stopping_epoch = -1;
-      finish_job(e.job, e.time_s, jobs_[e.job].iterations);
+      finish_job(e.job, e.time_s, s.total);
       drained(e.job, e.time_s);
       return;
     case FleetEvent::Kind::Stopped:

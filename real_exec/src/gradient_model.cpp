@@ -8,21 +8,31 @@
 namespace vnsim::real_exec {
 
 double gradient_basis_entry(int k, std::size_t j) {
-  return static_cast<double>(static_cast<long long>((7 * static_cast<std::size_t>(k) + 3 * j) % 11) - 5);
+  const double noise =
+      static_cast<double>(static_cast<long long>((7 * static_cast<std::size_t>(k) + 3 * j) % 11) - 5);
+  return noise + (j % kSignalStride == 0 ? 1.0 : 0.0);
 }
 
-std::array<long long, kGradientBasisCount> residue_counts(long long first_sample, long long count) {
+int gradient_basis_of(long long sample) {
+  // splitmix64's finaliser (Steele et al., "Fast splittable pseudorandom
+  // number generators", OOPSLA 2014): neighbouring samples get independent
+  // looking vectors.
+  auto z = static_cast<std::uint64_t>(sample) + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<int>(z % kGradientBasisCount);
+}
+
+std::array<long long, kGradientBasisCount> basis_counts(long long first_sample, long long count) {
   std::array<long long, kGradientBasisCount> out{};
-  if (count <= 0) return out;
-  const long long full = count / kGradientBasisCount;
-  for (auto& c : out) c = full;
-  for (long long s = first_sample + full * kGradientBasisCount; s < first_sample + count; ++s)
-    ++out[static_cast<std::size_t>(s % kGradientBasisCount)];
+  for (long long s = first_sample; s < first_sample + count; ++s)
+    ++out[static_cast<std::size_t>(gradient_basis_of(s))];
   return out;
 }
 
 void accumulate_samples(std::span<double> grad, long long first_sample, long long count) {
-  const auto counts = residue_counts(first_sample, count);
+  const auto counts = basis_counts(first_sample, count);
   for (int k = 0; k < kGradientBasisCount; ++k) {
     const auto c = static_cast<double>(counts[static_cast<std::size_t>(k)]);
     if (c == 0) continue;

@@ -65,6 +65,9 @@ PriorAttempt read_prior_attempt(const std::string& path) {
         std::sort(p.record.gpus.begin(), p.record.gpus.end());
         if (!j.at("in_place").get<bool>()) ++p.record.restarts;
         since = t;
+      } else if (event == "launch") {
+        p.global_batch = j.at("global_batch").get<int>();
+        p.total_iterations = j.value("total_iterations", 0LL);  // absent in logs before issue 17
       } else if (event == "iteration") {
         p.iterations_seen = std::max(p.iterations_seen, j.at("iteration").get<long long>() + 1);
       } else if (event == "preempt" || event == "failure" || event == "lost") {

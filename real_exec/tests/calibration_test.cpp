@@ -79,6 +79,64 @@ TEST(Calibration, TestbedSpecParsesAndPricesARingAsMeasured) {
   EXPECT_NEAR(ring_allreduce_time_s(topo, {0, 1, 2}, bytes), 4 * (1e-5 + bytes / 3 / 2e9), 1e-9);
 }
 
+TEST(Calibration, AlphaBetaFitByHand) {
+  // Exactly 2 us + 1 ns/byte at 8, 1000, 100000 B.
+  const AlphaBeta f = fit_alpha_beta({{8, 2.008e-6}, {1000, 3e-6}, {100000, 102e-6}});
+  EXPECT_NEAR(f.alpha_s, 2e-6, 1e-12);
+  EXPECT_NEAR(f.beta_s_per_byte, 1e-9, 1e-15);
+  EXPECT_NEAR(f.max_relative_error, 0, 1e-9);
+  EXPECT_EQ(f.from_bytes, 8);
+  EXPECT_EQ(f.to_bytes, 100000);
+  // Weighted by 1/T^2 the small times count as much as the large: two
+  // points at 1 us and 3 us at x = 0, the relative-error optimum is the
+  // harmonic-like mean sum(w y) / sum(w) = (1 + 1/3) / (1 + 1/9) us = 1.2 us.
+  const AlphaBeta c = fit_alpha_beta({{0, 1e-6}, {0, 3e-6}});
+  EXPECT_NEAR(c.alpha_s, 1.2e-6, 1e-12);
+  EXPECT_EQ(c.beta_s_per_byte, 0);
+}
+
+TEST(Calibration, AlphaBetaOverTheGradientsRangeIgnoresFarSizes) {
+  // Latency-bound below 1 KB (5 us flat), copy-bound above (1 ns/byte): one
+  // line fits neither; the fit over 4 KB..64 KB (sizes within 4x of it) is
+  // the copy-bound line.
+  std::vector<std::pair<double, double>> pts;
+  for (double b : {8.0, 32.0, 128.0, 512.0}) pts.emplace_back(b, 5e-6);
+  for (double b : {2048.0, 8192.0, 32768.0, 131072.0, 524288.0}) pts.emplace_back(b, 1e-6 + 1e-9 * b);
+  const AlphaBeta all = fit_alpha_beta(pts);
+  EXPECT_GT(all.max_relative_error, 0.3);
+  const AlphaBeta used = fit_alpha_beta_over(pts, 4096, 65536);
+  EXPECT_NEAR(used.alpha_s, 1e-6, 1e-12);
+  EXPECT_NEAR(used.beta_s_per_byte, 1e-9, 1e-15);
+  EXPECT_EQ(used.from_bytes, 2048);
+  EXPECT_EQ(used.to_bytes, 131072);
+  // With one size within 4x of the range, the two nearest (in log size) are
+  // fitted: 1e6 and 1e9 around 2e5..3e5, not 8.
+  const AlphaBeta nearest = fit_alpha_beta_over({{8, 1e-6}, {1e6, 1e-3}, {1e9, 1}}, 2e5, 3e5);
+  EXPECT_EQ(nearest.from_bytes, 1e6);
+  EXPECT_EQ(nearest.to_bytes, 1e9);
+}
+
+TEST(Calibration, TheSpecFromAnAlphaBetaFitPricesTheRingAsTheFit) {
+  // What vnexec calibrate writes: links whose ring all-reduce over N
+  // workers is alpha + beta B, for the simulator's ring model.
+  AlphaBeta f;
+  f.alpha_s = 4e-6;
+  f.beta_s_per_byte = 2e-10;
+  for (int n : {2, 3}) {
+    const RingFit ring = ring_from_alpha_beta(f, n);
+    TestbedLinks links;
+    links.workers = n;
+    links.link_bandwidth_Bps = ring.bandwidth_Bps;
+    links.link_latency_s = ring.hop_latency_s / 2;
+    const Cluster cluster(parse_cluster_spec(testbed_cluster_spec_json(links, "T4", "test"), "test"));
+    const Topology topo(cluster);
+    std::vector<GpuId> ring_gpus;
+    for (int g = 0; g < n; ++g) ring_gpus.push_back(g);
+    for (double bytes : {6408.0, 44680.0, 102240.0})
+      EXPECT_NEAR(ring_allreduce_time_s(topo, ring_gpus, bytes), 4e-6 + 2e-10 * bytes, 1e-12) << n;
+  }
+}
+
 TEST(Calibration, MeasuredCommunicatorSetupBecomesTheResizeAndRestartCost) {
   TestbedLinks links = testbed_links(2);
   const Cluster defaults = calibrated_cluster(links);

@@ -41,7 +41,7 @@ class FakeFleet final : public WorkerFleet {
     JobIndex who = 0;
     bool any = false;
     for (auto& [job, r] : runs_) {
-      const double t = end_of(job, r);
+      const double t = end_of(r);
       if (t <= best) {
         best = t;
         who = job;
@@ -59,7 +59,7 @@ class FakeFleet final : public WorkerFleet {
     e.job = who;
     e.epoch = r.launch.epoch;
     e.time_s = now_;
-    const long long total = jobs_[who].iterations;
+    const long long total = total_of(r);
     if (fails(r)) {
       e.kind = FleetEvent::Kind::Failed;
       e.failed_gpu = r.launch.gpus.back();
@@ -93,12 +93,14 @@ class FakeFleet final : public WorkerFleet {
     double stop_at = -1;
   };
   bool fails(const Run& r) const {
-    return r.launch.fail_at_iteration >= r.first &&
-           r.launch.fail_at_iteration < jobs_[r.launch.job].iterations;
+    return r.launch.fail_at_iteration >= r.first && r.launch.fail_at_iteration < total_of(r);
   }
-  double end_of(JobIndex job, const Run& r) const {
+  long long total_of(const Run& r) const {
+    return r.launch.total_iterations > 0 ? r.launch.total_iterations : jobs_[r.launch.job].iterations;
+  }
+  double end_of(const Run& r) const {
     if (fails(r)) return r.begin_s + static_cast<double>(r.launch.fail_at_iteration - r.first);
-    const double finish = r.begin_s + static_cast<double>(jobs_[job].iterations - r.first);
+    const double finish = r.begin_s + static_cast<double>(total_of(r) - r.first);
     return r.stop_at >= 0 ? std::min(finish, r.stop_at) : finish;
   }
   const std::vector<JobSpec>& jobs_;
@@ -236,6 +238,52 @@ TEST(Controller, PreemptionWaitsForTheStopThenResumesFromIt) {
   EXPECT_EQ(r.records[0].restarts, 1);
 }
 
+// Starts job 0 on worker 0, then at t >= 2.5 doubles its batch there by
+// checkpoint-restart, as Pollux changes batches.
+class DoubleBatchPolicy final : public Policy {
+ public:
+  std::string name() const override { return "double-batch"; }
+  std::vector<Decision> decide(const SchedulerInput& in) override {
+    if (!in.queued.empty() && in.running.empty()) return {StartJob{0, spread_virtual_nodes({0}, 1)}};
+    if (!in.running.empty() && in.now_s >= 2.5 && !done_) {
+      done_ = true;
+      return {ResizeJob{0, spread_virtual_nodes({0}, 1), ResizeMode::CheckpointRestart, 256}};
+    }
+    return {};
+  }
+  std::optional<double> next_timer_s(double now) const override {
+    return done_ ? std::nullopt : std::optional<double>(now < 2.5 ? 2.5 : now);
+  }
+
+ private:
+  bool done_ = false;
+};
+
+TEST(Controller, ABatchChangeReExpressesTheWorkLeftAsTheSimulatorDoes) {
+  // j (batch 128, 10 steps) with phi = 128 = M0. At 2.5 the policy asks for
+  // batch 256; the segment stops at t=3 with 3 steps done and 7 left at
+  // 128. A step at 256 makes (256/128) x (128+128)/(128+256) = 4/3 steps'
+  // progress at 128, so 7 / (4/3) = 5.25 -> 5 steps are left (rounded as the
+  // simulator's change_batch does): total 8 at batch 256, finish at 8.
+  const NoiseScaleCatalog noise = NoiseScaleCatalog::parse(
+      R"({"models": {"cifar10": {"initial_batch": 128, "max_batch": 4096, "total_progress": 1e6,
+          "phi": [[0, 128]]}}})",
+      "noise.json");
+  std::vector<JobSpec> jobs = {job("j", 0, 1, 10)};
+  FakeFleet fleet(jobs, 0);
+  DoubleBatchPolicy policy;
+  ControllerOptions opts;
+  opts.noise = &noise;
+  const Outcome r = run(jobs, policy, fleet, opts);
+  ASSERT_EQ(fleet.launches.size(), 2u);
+  EXPECT_EQ(fleet.launches[0].total_iterations, 10);
+  EXPECT_EQ(fleet.launches[1].global_batch, 256);
+  EXPECT_EQ(fleet.launches[1].start_iteration, 3);
+  EXPECT_EQ(fleet.launches[1].total_iterations, 8);
+  EXPECT_EQ(r.records[0].state, FinalState::Completed);
+  EXPECT_EQ(r.records[0].finish_s, 8);
+}
+
 // Grows job 0 from worker 0 to workers 0 and 1 at t >= 1.
 class GrowPolicy final : public Policy {
  public:
@@ -315,6 +363,30 @@ TEST(Controller, AResumedRunSkipsDoneJobsAndRestartsTheOthersFromTheirCheckpoint
   // last record), so b arrives at 1 and runs its 3 remaining steps.
   EXPECT_DOUBLE_EQ(out.records[1].finish_s, 4);
   EXPECT_EQ(out.records[1].restarts, 1);
+}
+
+TEST(Controller, AResumedRunKeepsTheBatchAndTotalOfTheJobsLastLaunch) {
+  // The killed attempt had changed b's batch to 256, its work re-expressed
+  // to end at step 7, and checkpointed step 5: the resumed segment runs
+  // steps 5-6 at 256, as the killed one would have.
+  const std::vector<JobSpec> jobs = {job("b", 0, 1, 10)};
+  ControllerOptions opts;
+  PriorJob b;
+  b.submitted = b.running = true;
+  b.record.start_s = 0;
+  b.last_epoch = 1;
+  b.checkpoint_iteration = 5;
+  b.global_batch = 256;
+  b.total_iterations = 7;
+  opts.prior = {{"b", b}};
+  auto policy = make_policy("fifo");
+  FakeFleet fleet(jobs, 0);
+  const Outcome out = run(jobs, *policy, fleet, opts);
+  ASSERT_EQ(fleet.launches.size(), 1u);
+  EXPECT_EQ(fleet.launches[0].global_batch, 256);
+  EXPECT_EQ(fleet.launches[0].start_iteration, 5);
+  EXPECT_EQ(fleet.launches[0].total_iterations, 7);
+  EXPECT_DOUBLE_EQ(out.records[0].finish_s, 2);  // 2 steps from t = 0
 }
 
 }  // namespace

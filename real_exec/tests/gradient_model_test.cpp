@@ -8,19 +8,27 @@
 namespace vnsim::real_exec {
 namespace {
 
-TEST(GradientModel, ResidueCountsOfARangeByHand) {
-  // Samples 9..13 have residues 9, 10, 0, 1, 2 (mod 11).
-  const auto c = residue_counts(9, 5);
-  EXPECT_EQ(c[9], 1);
-  EXPECT_EQ(c[10], 1);
-  EXPECT_EQ(c[0], 1);
-  EXPECT_EQ(c[1], 1);
-  EXPECT_EQ(c[2], 1);
+TEST(GradientModel, BasisCountsTallyEachSamplesVector) {
+  const auto c = basis_counts(9, 5);
+  std::array<long long, kGradientBasisCount> by_hand{};
+  for (long long s = 9; s < 14; ++s) ++by_hand[static_cast<std::size_t>(gradient_basis_of(s))];
+  EXPECT_EQ(c, by_hand);
   EXPECT_EQ(std::accumulate(c.begin(), c.end(), 0LL), 5);
-  // 25 samples from 0: two full cycles (2 each) plus residues 0, 1, 2 once more.
-  const auto d = residue_counts(0, 25);
-  EXPECT_EQ(d[0], 3);
-  EXPECT_EQ(d[3], 2);
+  // Drawn evenly: 11,000 samples give each vector 1,000 +- 10%.
+  for (long long n : basis_counts(0, 11000)) EXPECT_NEAR(n, 1000, 100);
+}
+
+TEST(GradientModel, BasisVectorsAreTheSignalPlusZeroMeanNoise) {
+  // Over the 11 vectors every entry's noise is -5..5 once each: the mean
+  // vector is the signal (1 on every kSignalStride-th entry, else 0).
+  for (std::size_t j : {std::size_t{0}, std::size_t{1}, kSignalStride, kSignalStride + 5}) {
+    double sum = 0, sq = 0;
+    for (int k = 0; k < kGradientBasisCount; ++k) sum += gradient_basis_entry(k, j);
+    const double mean = sum / kGradientBasisCount;
+    for (int k = 0; k < kGradientBasisCount; ++k) sq += std::pow(gradient_basis_entry(k, j) - mean, 2);
+    EXPECT_EQ(mean, j % kSignalStride == 0 ? 1.0 : 0.0) << j;
+    EXPECT_EQ(sq / kGradientBasisCount, 10.0) << j;  // (5^2 + ... + 1^2) x 2 / 11
+  }
 }
 
 TEST(GradientModel, VirtualNodeBatchesGiveTheRemainderToTheFirst) {
@@ -54,19 +62,19 @@ TEST(GradientModel, VirtualNodeAccumulationEqualsOneBigBatchBitForBit) {
 }
 
 TEST(GradientModel, WeightedAveragingOfUnevenBatchesIsTheGlobalMean) {
-  // Ranks with 1 and 3 samples: samples 0 and 1..3. Entry 0 of basis k is
-  // (7k mod 11) - 5: samples 0,1,2,3 give -5, 2, -2, 5. The global mean is
-  // (-5 + 2 - 2 + 5) / 4 = 0; the unweighted mean of the rank means is
-  // (-5 + (2 - 2 + 5) / 3) / 2 = -5/3, which is wrong.
+  // Ranks with 1 and 3 samples: samples 0 and 1..3. The global mean weighs
+  // each sample once; the unweighted mean of the rank means weighs sample
+  // 0 three times as much as each of the others.
+  const auto entry = [](long long s) { return gradient_basis_entry(gradient_basis_of(s), 0); };
   std::vector<double> g0(1, 0.0), g1(1, 0.0);
   accumulate_samples(g0, 0, 1);
   accumulate_samples(g1, 1, 3);
-  EXPECT_EQ(g0[0], -5);
-  EXPECT_EQ(g1[0], 5);
+  EXPECT_EQ(g0[0], entry(0));
+  EXPECT_EQ(g1[0], entry(1) + entry(2) + entry(3));
   std::vector<double> sum = {g0[0] + g1[0]};
   std::vector<double> params = {1.0};
-  apply_sgd(params, sum, 4, 0.5);  // 1 - 0.5 * 0/4
-  EXPECT_EQ(params[0], 1.0);
+  apply_sgd(params, sum, 4, 0.5);
+  EXPECT_EQ(params[0], 1.0 - 0.5 * (entry(0) + entry(1) + entry(2) + entry(3)) / 4);
   const double unweighted = (g0[0] / 1 + g1[0] / 3) / 2;
   EXPECT_NE(unweighted, sum[0] / 4);
 }

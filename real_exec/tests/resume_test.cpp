@@ -39,6 +39,7 @@ TEST_F(PriorAttemptLog, RebuildsEachJobAndIgnoresTheLineTheKillCut) {
 {"event":"reject","t":3,"job":"c","reason":"too big"}
 {"event":"finish","t":4,"job":"a","epoch":0,"checksum":"1","params_consistent":true}
 {"event":"start","t":4,"job":"b","epoch":1,"gpus":[0,1]}
+{"event":"launch","t":4,"job":"b","epoch":1,"gpus":[0,1],"vn_per_gpu":[1,1],"start_iteration":2,"global_batch":96,"total_iterations":9}
 {"event":"iteration","t":6,"job":"b","epoch":1,"iteration":6,"seconds":1,"compute_s":1,"allreduce_s":0}
 {"event":"iteration","t":7,"job":"b","epo)");
   EXPECT_DOUBLE_EQ(p.last_t, 6);
@@ -53,6 +54,8 @@ TEST_F(PriorAttemptLog, RebuildsEachJobAndIgnoresTheLineTheKillCut) {
   EXPECT_TRUE(b.running);
   EXPECT_EQ(b.last_epoch, 1);
   EXPECT_EQ(b.iterations_seen, 7);
+  EXPECT_EQ(b.global_batch, 96);  // the last launch's: an adaptive-batch change
+  EXPECT_EQ(b.total_iterations, 9);
   EXPECT_EQ(b.record.restarts, 1);
   EXPECT_DOUBLE_EQ(b.record.start_s, 1);
   EXPECT_EQ(b.record.gpus, (std::vector<GpuId>{0, 1}));

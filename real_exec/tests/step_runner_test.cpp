@@ -163,5 +163,54 @@ TEST(StepRunner, LoopFinishesAllStepsWithConsistentParameters) {
   });
 }
 
+// The cpu plane with fixed per-rank timings: rank 0 computes 1 ms and then
+// waits 5 ms in the all-reduce for rank 1, which computes 5 ms and all-reduces
+// in 1 ms.
+class FixedTimingPlane final : public DataPlane {
+ public:
+  FixedTimingPlane(std::unique_ptr<DataPlane> inner, StepTiming timing)
+      : inner_(std::move(inner)), timing_(timing) {}
+  std::size_t parameter_count() const override { return inner_->parameter_count(); }
+  void zero_grad() override { inner_->zero_grad(); }
+  void micro_batch(long long first, long long samples, double flops) override {
+    inner_->micro_batch(first, samples, flops);
+  }
+  void allreduce_grad() override { inner_->allreduce_grad(); }
+  void apply_update(long long total, double lr) override { inner_->apply_update(total, lr); }
+  void broadcast_params(int root) override { inner_->broadcast_params(root); }
+  std::vector<double> read_params() override { return inner_->read_params(); }
+  void write_params(const std::vector<double>& p) override { inner_->write_params(p); }
+  std::vector<double> read_grad() override { return inner_->read_grad(); }
+  StepTiming take_timing() override {
+    inner_->take_timing();
+    return timing_;
+  }
+
+ private:
+  std::unique_ptr<DataPlane> inner_;
+  StepTiming timing_;
+};
+
+TEST(StepRunner, TheLogGetsTheSlowestComputeAndTheAllReduceOfTheLastToArrive) {
+  // The leader's own all-reduce (5 ms) is mostly waiting for rank 1; the
+  // collective itself is what rank 1, the last to arrive, spent in it.
+  auto backend = make_cpu_backend();
+  std::vector<IterationReport> reports;
+  run_ranks(2, [&](GroupComm& comm) {
+    const bool leader = comm.rank() == 0;
+    FixedTimingPlane plane(backend->open(comm, kParams),
+                           leader ? StepTiming{0.001, 0.005} : StepTiming{0.005, 0.001});
+    LoopHooks hooks;
+    hooks.clock = now_s;
+    hooks.report = [&](const IterationReport& r) { reports.push_back(r); };
+    run_job_loop(comm, plane, shape(4, {1, 1}), 0, 2, 0, hooks);
+  });
+  ASSERT_EQ(reports.size(), 2u);
+  for (const IterationReport& r : reports) {
+    EXPECT_NEAR(r.timing.compute_s, 0.005, 1e-9);
+    EXPECT_NEAR(r.timing.allreduce_s, 0.001, 1e-9);
+  }
+}
+
 }  // namespace
 }  // namespace vnsim::real_exec

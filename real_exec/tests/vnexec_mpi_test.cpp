@@ -8,15 +8,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "command_support.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/real_exec/gradient_model.hpp"
 #include "vnsim/real_exec/workload.hpp"
@@ -171,6 +174,97 @@ TEST_F(VnexecMpi, CalibrateWritesASpecAndProfileTheSimulatorReads) {
   EXPECT_GT(setup_s, 0);
   EXPECT_LT(setup_s, 1.0);
 }
+
+// Pollux and Sia on three small jobs, with the gradient noise vnexec
+// calibrate measured: they change the jobs' batches (the goodput-optimal
+// batch of a problem whose noise scale is ~640 samples is far from the
+// trace's 32-64) through checkpoint-restarts, and every job ends with
+// exactly the parameters of its segments' batches replayed in one process.
+class VnexecAdaptiveBatch : public VnexecMpi, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(VnexecAdaptiveBatch, ChangesBatchesFromTheMeasuredNoiseAndLosesNoSample) {
+  ASSERT_EQ(vnexec(3, "calibrate --models cifar10,ncf --repetitions 1 --compute-scale 2e8 --out " +
+                          (dir_ / "cal").string()),
+            0)
+      << log();
+  const auto noise = nlohmann::json::parse(slurp(dir_ / "cal" / "noise.json"));
+  // The synthetic problem's noise scale is 10 x kSignalStride = 640 samples.
+  for (const char* m : {"cifar10", "ncf"})
+    EXPECT_NEAR(noise["models"][m]["phi"][0][1].get<double>(), 640, 128) << noise.dump();
+  const fs::path trace =
+      write("trace.jsonl",
+            R"({"id": "a", "submit_s": 0, "gpus": 2, "model": "cifar10", "global_batch": 64, "iterations": 30}
+{"id": "b", "submit_s": 0.05, "gpus": 1, "model": "ncf", "global_batch": 32, "iterations": 40}
+{"id": "c", "submit_s": 0.1, "gpus": 1, "model": "cifar10", "global_batch": 32, "iterations": 30}
+)");
+  ASSERT_EQ(
+      vnexec(3, "run --trace " + trace.string() + " --cluster " + (dir_ / "cal" / "cluster.json").string() +
+                    " --profile " + (dir_ / "cal" / "models.json").string() + " --noise " +
+                    (dir_ / "cal" / "noise.json").string() + " --out " + (dir_ / "run").string() +
+                    " --compute-scale 2e8 --policy " + GetParam() + " --policy-param interval_s=0.2"),
+      0)
+      << log();
+  const auto run_config = nlohmann::json::parse(slurp(dir_ / "run" / "run_config.json"));
+  EXPECT_EQ(run_config["noise"], "noise.json");
+  const std::map<std::string, std::pair<std::string, int>> spec = {
+      {"a", {"cifar10", 64}}, {"b", {"ncf", 32}}, {"c", {"cifar10", 32}}};
+  std::map<std::string, std::vector<nlohmann::json>> launches;
+  for (const auto& l : events("launch")) launches[l["job"]].push_back(l);
+  int batch_changes = 0;
+  for (const auto& [id, segments] : launches)
+    for (const auto& l : segments) batch_changes += l["global_batch"] != spec.at(id).second;
+  EXPECT_GT(batch_changes, 0) << GetParam() << " changed no batch";
+  // The work left at a new batch, re-expressed from the measured noise as
+  // the simulator does: each launch's total_iterations.
+  const vnsim::NoiseScaleCatalog catalog =
+      vnsim::NoiseScaleCatalog::parse(slurp(dir_ / "run" / "noise.json"), "noise.json");
+  const std::map<std::string, long long> iterations = {{"a", 30}, {"b", 40}, {"c", 30}};
+  for (const auto& [id, segments] : launches) {
+    long long total = iterations.at(id);
+    int batch = spec.at(id).second;
+    for (const auto& l : segments) {
+      const int next = l["global_batch"];
+      const long long start = l["start_iteration"];
+      if (next != batch)
+        total = start + std::max(1LL, std::llround(vnsim::steps_left_after_batch_change(
+                                          catalog.find(spec.at(id).first), spec.at(id).second,
+                                          static_cast<double>(iterations.at(id)), batch,
+                                          static_cast<double>(total - start), next)));
+      batch = next;
+      EXPECT_EQ(l["total_iterations"], total) << l.dump();
+    }
+  }
+  const auto finished = events("finish");
+  ASSERT_EQ(finished.size(), 3u) << log();
+  for (const auto& f : finished) {
+    // Segment k runs steps [start_k, start_{k+1}) at its batch, the last to
+    // its total_iterations; replayed in one process, they must give the
+    // finish checksum bit for bit.
+    const std::string id = f["job"];
+    const auto& segs = launches.at(id);
+    using namespace vnsim::real_exec;
+    EmulationScale scale;
+    scale.flops_per_reference_second = 2e8;
+    const std::size_t n =
+        emulated_parameter_count(vnsim::ModelCatalog::builtin().at(spec.at(id).first), scale);
+    std::vector<double> params = initial_parameters(n), grad(n);
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      const long long batch = segs[k]["global_batch"];
+      const long long end = k + 1 < segs.size() ? segs[k + 1]["start_iteration"].get<long long>()
+                                                : segs[k]["total_iterations"].get<long long>();
+      for (long long it = segs[k]["start_iteration"]; it < end; ++it) {
+        std::fill(grad.begin(), grad.end(), 0.0);
+        accumulate_samples(grad, it * batch, batch);
+        apply_sgd(params, grad, batch, JobShape{}.learning_rate);
+      }
+    }
+    EXPECT_EQ(f["checksum"], std::to_string(parameter_checksum(params))) << id;
+    EXPECT_TRUE(f["params_consistent"].get<bool>()) << f.dump();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PolluxAndSia, VnexecAdaptiveBatch, ::testing::Values("pollux", "sia"),
+                         [](const auto& p) { return std::string(p.param); });
 
 TEST_F(VnexecMpi, BadInputIsAOneLineErrorNotAHang) {
   const fs::path spec = write("cluster.json", testbed_spec(2));

@@ -10,8 +10,8 @@
 
 namespace vnsim::sim {
 
-JobBatches::JobBatches(const std::vector<JobSpec>& jobs)
-    : jobs_(jobs), global_batch_(jobs.size()), virtual_nodes_(jobs.size(), 0) {
+JobBatches::JobBatches(const std::vector<JobSpec>& jobs, const NoiseScaleCatalog* noise)
+    : jobs_(jobs), noise_(noise), global_batch_(jobs.size()), virtual_nodes_(jobs.size(), 0) {
   for (std::size_t i = 0; i < jobs.size(); ++i) global_batch_[i] = jobs[i].global_batch;
 }
 
@@ -35,9 +35,10 @@ long long JobBatches::change_batch(JobIndex job, int new_batch, int new_virtual_
   if (new_batch != old_batch) {
     const long long left = spec.iterations - iterations_done;
     if (left > 0) {
-      const double steps = steps_left_after_batch_change(
-          NoiseScaleCatalog::builtin().find(spec.model), spec.global_batch,
-          static_cast<double>(spec.iterations), old_batch, static_cast<double>(left), new_batch);
+      const NoiseScaleCatalog& noise = noise_ ? *noise_ : NoiseScaleCatalog::builtin();
+      const double steps = steps_left_after_batch_change(noise.find(spec.model), spec.global_batch,
+                                                         static_cast<double>(spec.iterations), old_batch,
+                                                         static_cast<double>(left), new_batch);
       iterations_done = spec.iterations - std::max(1LL, std::llround(steps));
     }
   }

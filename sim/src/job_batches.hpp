@@ -6,13 +6,16 @@
 #include <vector>
 
 #include "vnsim/core/job_spec.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/policies/policy.hpp"
 
 namespace vnsim::sim {
 
 class JobBatches {
  public:
-  explicit JobBatches(const std::vector<JobSpec>& jobs);
+  // `noise`: the gradient noise profiles for the work left after a batch
+  // change; nullptr = the built-in ones (ReplayOptions::noise_profiles).
+  explicit JobBatches(const std::vector<JobSpec>& jobs, const NoiseScaleCatalog* noise = nullptr);
 
   int batch_of(JobIndex job) const;
   int virtual_nodes_of(JobIndex job) const;
@@ -25,6 +28,7 @@ class JobBatches {
 
  private:
   const std::vector<JobSpec>& jobs_;
+  const NoiseScaleCatalog* noise_;
   std::vector<int> global_batch_;   // current global batch; 0 = the spec's
   std::vector<int> virtual_nodes_;  // current V; 0 = the spec's
 };

@@ -29,7 +29,7 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
       driver_(in.cluster, in.topology, in.gpu_catalog, in.models, in.jobs, in.policy, *this),
       view_(driver_.view()),
       state_(in.jobs.size()),
-      batches_(in.jobs),
+      batches_(in.jobs, in.options.noise_profiles),
       costs_(in.cluster.spec().elasticity, in.models),
       sharing_(in.cluster, in.jobs, view_),
       node_events_(in.cluster, in.options) {

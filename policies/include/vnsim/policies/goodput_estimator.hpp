@@ -56,7 +56,10 @@ class GoodputEstimator {
                                   int replicas);
 
   const ModelParams& model(const JobSpec& job) const { return models_.at(job.model); }
-  const NoiseScaleProfile* noise(const JobSpec& job) const { return noise_.find(job.model); }
+  const NoiseScaleProfile* noise(const JobSpec& job) const { return noise_->find(job.model); }
+  // Gradient noise profiles other than the constructor's (the executor's
+  // measured ones); the catalog must outlive the estimator.
+  void use_noise_profiles(const NoiseScaleCatalog& noise) { noise_ = &noise; }
   // The job's total work in progress units: its samples over M0.
   double total_progress(const JobSpec& job) const;
   int max_local_batch(const JobSpec& job, const std::string& gpu_type) const;
@@ -64,7 +67,7 @@ class GoodputEstimator {
  private:
   const ModelCatalog& models_;
   const GpuCatalog& gpus_;
-  const NoiseScaleCatalog& noise_;
+  const NoiseScaleCatalog* noise_;
   const Topology* topology_ = nullptr;
   bool rings_on_any_type_ = false;
   std::map<std::tuple<std::string, std::string, int, int>, double> sync_cache_;

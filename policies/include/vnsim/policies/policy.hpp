@@ -19,6 +19,8 @@
 
 namespace vnsim {
 
+class NoiseScaleCatalog;  // core/goodput.hpp
+
 using JobIndex = std::size_t;  // index of the job in the run's job list
 
 // A GPU's capacity in thousandths: a job holds all of it (exclusive) or a
@@ -130,6 +132,11 @@ class Policy {
   virtual std::vector<Decision> decide(const SchedulerInput& input) = 0;
   // Round-based policies return the next time they want to be called.
   virtual std::optional<double> next_timer_s(double /*now_s*/) const { return std::nullopt; }
+  // Goodput-aware policies (Pollux, Sia) read these gradient noise profiles
+  // instead of the built-in ones (the executor's measured statistics, so
+  // that both engines' policies see the same); the catalog must outlive the
+  // policy. Others ignore it.
+  virtual void use_noise_profiles(const NoiseScaleCatalog& /*noise*/) {}
 };
 
 // Builds a policy by name ("fifo"); throws InputError for unknown names.

@@ -68,6 +68,7 @@ class PolluxPolicy : public Policy {
   std::string name() const override { return "pollux"; }
   std::vector<Decision> decide(const SchedulerInput& input) override;
   std::optional<double> next_timer_s(double now_s) const override;
+  void use_noise_profiles(const NoiseScaleCatalog& noise) override { estimator_.use_noise_profiles(noise); }
 
   // What the last round decided (for tests): GPUs and batch per job.
   struct Chosen {

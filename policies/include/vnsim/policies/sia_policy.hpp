@@ -39,6 +39,7 @@ class SiaPolicy : public Policy {
   std::string name() const override { return "sia"; }
   std::vector<Decision> decide(const SchedulerInput& input) override;
   std::optional<double> next_timer_s(double now_s) const override;
+  void use_noise_profiles(const NoiseScaleCatalog& noise) override { estimator_.use_noise_profiles(noise); }
 
   // Restart cost S of a model in seconds (Sia simulator constants).
   static double restart_cost_s(const std::string& model);

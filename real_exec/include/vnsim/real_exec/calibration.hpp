@@ -40,6 +40,31 @@ struct RingFit {
 RingFit fit_ring(const std::vector<std::pair<double, double>>& bytes_and_seconds, int ranks,
                  double hop_latency_s);
 
+// An all-reduce's time as alpha + beta x bytes, fitted by least squares on
+// the relative residual (weights 1 / T^2), so that each message size counts
+// alike, as in the validation's MAPE; alpha and beta are clamped at 0 (the
+// other refitted). max_relative_error is the worst point's.
+struct AlphaBeta {
+  double alpha_s = 0;
+  double beta_s_per_byte = 0;
+  double max_relative_error = 0;
+  double from_bytes = 0;  // the sizes it was fitted over
+  double to_bytes = 0;
+};
+AlphaBeta fit_alpha_beta(const std::vector<std::pair<double, double>>& bytes_and_seconds);
+
+// The fit over the measured sizes within a factor 4 of [lo_bytes, hi_bytes]
+// (the gradients the jobs all-reduce), at least the two sizes nearest the
+// range: one line over 8 B to MiBs does not fit a shared-memory transport,
+// whose small messages are latency-bound and large ones copy-bound.
+AlphaBeta fit_alpha_beta_over(const std::vector<std::pair<double, double>>& bytes_and_seconds,
+                              double lo_bytes, double hi_bytes);
+
+// The ring over `ranks` whose 2(N-1) (hop_latency + (B/N) / bandwidth)
+// equals alpha + beta B: hop latency alpha / 2(N-1), bandwidth
+// 2(N-1) / (N beta) (1e15 B/s when beta is 0).
+RingFit ring_from_alpha_beta(const AlphaBeta& fit, int ranks);
+
 struct TestbedLinks {
   int workers = 0;
   double link_bandwidth_Bps = 0;  // per worker link: a worker-to-worker path crosses two

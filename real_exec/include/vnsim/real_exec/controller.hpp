@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "vnsim/core/cluster.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/job_record.hpp"
 #include "vnsim/core/job_spec.hpp"
@@ -36,6 +37,9 @@ struct ControllerOptions {
   // job id. Done jobs keep their record; the others restart from
   // checkpoint_iteration with segment numbers after last_epoch.
   std::map<std::string, PriorJob> prior;
+  // Gradient noise profiles for adaptive-batch changes (the work left at a
+  // new batch); nullptr = the built-in ones, as the simulator's default.
+  const NoiseScaleCatalog* noise = nullptr;
 };
 
 class Controller final : private PolicyExecutor {
@@ -63,6 +67,12 @@ class Controller final : private PolicyExecutor {
     long long iteration_count = 0;
     int stopping_epoch = -1;         // stop sent for this epoch, Stopped not yet received
     std::optional<Launch> deferred;  // start waiting for the stop's checkpoint
+    // Adaptive batch: iterations_done and total count steps at `batch`; the
+    // policy's latest batch (next_batch) takes over at the next launch, when
+    // the steps done at the old one are known.
+    int batch = 0;
+    int next_batch = 0;
+    long long total = 0;
   };
 
   // PolicyExecutor: the driver's calls.
@@ -80,6 +90,12 @@ class Controller final : private PolicyExecutor {
   void requeue(JobIndex job);
   void note_stop_of(JobIndex job, double now);
   void launch(Launch l);
+  // Re-expresses the job's work left at a new batch, as the simulator does
+  // (sim/src/replay_adaptive_batch.cpp).
+  void adopt_batch(JobIndex job, int new_batch);
+  // The progress the driver sees: iterations_done in the simulator's terms,
+  // spec iterations minus the steps left at the current batch.
+  JobProgress progress_of(JobIndex job) const;
   // Workers still finishing a stopped segment's step; a start on them waits.
   bool draining(const std::vector<GpuId>& gpus) const;
   void drain(JobIndex job, const std::vector<GpuId>& gpus);

@@ -1,10 +1,21 @@
 #pragma once
 // The synthetic training problem every backend runs. A sample s contributes
-// the gradient basis vector b_{s mod K}, whose entries are small integers, so
-// sums over any grouping of samples are exact in double precision. That makes
-// the executor's claims checkable bit for bit: virtual-node accumulation
-// equals one big batch, the all-reduce equals the sum, and parameters follow
-// the same trajectory whatever the rank set, split or resizes.
+// the gradient basis vector b_{k(s)}, k(s) a hash of s mod K, whose entries
+// are small integers, so sums over any grouping of samples are exact in
+// double precision. That makes the executor's claims checkable bit for bit:
+// virtual-node accumulation equals one big batch, the all-reduce equals the
+// sum, and parameters follow the same trajectory whatever the rank set,
+// split or resizes.
+//
+// The basis vectors are a signal shared by all of them (1 on every
+// kSignalStride-th entry) plus zero-mean noise (entries -5..5, each value
+// once per entry over the K vectors), so a batch's gradient has the
+// statistics of real SGD: true gradient G = the signal, per-sample noise
+// variance tr(Sigma) = 10 per entry, noise scale tr(Sigma) / |G|^2 =
+// 10 x kSignalStride samples (McCandlish et al., "An Empirical Model of
+// Large-Batch Training", 2018). The hash draws each sample's vector
+// independently of its neighbours, so the noise of a batch of B samples
+// shrinks as 1/B, as Pollux's statistical efficiency assumes.
 #include <array>
 #include <cstdint>
 #include <span>
@@ -13,12 +24,16 @@
 namespace vnsim::real_exec {
 
 constexpr int kGradientBasisCount = 11;
+constexpr std::size_t kSignalStride = 64;
 
-// Entry j of basis vector k: an integer in [-5, 5].
+// Entry j of basis vector k: an integer in [-5, 6].
 double gradient_basis_entry(int k, std::size_t j);
 
-// How many samples of [first, first + count) fall in each residue class.
-std::array<long long, kGradientBasisCount> residue_counts(long long first_sample, long long count);
+// The basis vector sample s contributes.
+int gradient_basis_of(long long sample);
+
+// How many samples of [first, first + count) use each basis vector.
+std::array<long long, kGradientBasisCount> basis_counts(long long first_sample, long long count);
 
 // grad += sum of the gradients of samples [first, first + count).
 void accumulate_samples(std::span<double> grad, long long first_sample, long long count);

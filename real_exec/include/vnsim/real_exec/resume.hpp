@@ -18,6 +18,11 @@ struct PriorJob {
   int last_epoch = -1;   // the resumed attempt numbers its segments after this one
   long long iterations_seen = 0;       // steps reported (the last checkpoint may be behind)
   long long checkpoint_iteration = 0;  // not in the log: the caller reads the job's checkpoint file
+  // The last launch's batch and the step it was to end at (an adaptive-batch
+  // change re-expresses both; the checkpoint counts steps in that
+  // numbering); 0 = no launch logged.
+  int global_batch = 0;
+  long long total_iterations = 0;
 };
 
 struct PriorAttempt {

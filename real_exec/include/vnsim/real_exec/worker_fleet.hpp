@@ -20,6 +20,10 @@ struct Launch {
   std::vector<int> vn_per_gpu;
   long long start_iteration = 0;
   int global_batch = 0;  // samples per step (a resize may change it)
+  // The step the job ends at, counted at global_batch: the trace's
+  // iterations until an adaptive-batch change re-expresses the work left
+  // (core/goodput.hpp, steps_left_after_batch_change); 0 = the trace's.
+  long long total_iterations = 0;
   ParamSource params = ParamSource::Fresh;
   int params_root = 0;               // FromMember: index into gpus of a member that holds them
   long long fail_at_iteration = -1;  // fault injection: the last member fails before this step

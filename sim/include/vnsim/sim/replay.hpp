@@ -92,6 +92,11 @@ struct ReplayOptions {
   double failure_rate_per_node_hour = 0;
   double node_down_s = 600;
   unsigned long long seed = 1;
+  // Gradient noise profiles for the work left after an adaptive-batch
+  // change; nullptr = the built-in ones. `vnsim validate` gives the
+  // executor's measured profiles (the run's noise.json), so that both
+  // engines re-express the work the same way.
+  const NoiseScaleCatalog* noise_profiles = nullptr;
   // Called at the end of every controller step (each arrival, completion,
   // policy round...), so it must be cheap: the CLI throttles what it draws.
   std::function<void(const ReplayProgress&)> progress;

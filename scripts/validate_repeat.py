@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+"""Repeats calibration -> run -> validate N times and reports each error with its spread.
+
+Usage (from the repository root, after building vnexec and vnsim):
+
+  scripts/validate_repeat.py --trace TRACE.jsonl --policies fifo,tiresias,vf-wfs,pollux \
+      --out DIR [--repeat 5] [--build build] [--workers 2] [--time-scale 1] \
+      [--models cifar10,ncf,imagenet] [--calibrate-repetitions 15] [--pin] \
+      [--gradient-fraction F] [--compute-scale FLOPS] \
+      [--policy-param POLICY:key=value]... [--load-threshold L]
+
+Each repetition r writes DIR/rep<r>/{cal,runs/<policy>,validation.json}: it
+calibrates the testbed (`vnexec calibrate`), runs the trace under every
+policy with the calibrated cluster spec, model profile and gradient noise
+(`vnexec run --noise`), and validates all runs together (`vnsim validate`,
+which also ranks the policies). While each calibration and run executes, the
+1-minute load average (/proc/loadavg) is sampled every second; a run whose
+highest sample exceeds --load-threshold (default: the CPU count) is flagged
+as loaded.
+
+DIR/repeat_summary.json then holds, per policy and metric, the median and
+range over the repetitions, over all of them and over the unloaded ones
+only, and every repetition's values with their load. Metrics: iteration-time
+MAPE, all-reduce MAPE, mean JCT error (|predicted - measured| / measured),
+per-job JCT error p90, and Kendall's tau-b of the policy ranking. A table is
+printed (docs/VALIDATION.md, "Errors with their spread").
+
+--pin binds worker rank r (r >= 1) to CPU core r-1 with taskset; the
+controller (rank 0) is left unbound. It needs at least as many cores as
+workers: with 2 workers on a 2-core machine every worker has a core of its
+own and nothing is oversubscribed except the mostly sleeping controller.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+METRICS = [
+    ("iteration_mape", "iteration-time MAPE"),
+    ("allreduce_mape", "all-reduce MAPE"),
+    ("mean_jct_error", "mean JCT error"),
+    ("jct_p90", "per-job JCT error p90"),
+]
+
+
+def fail(message):
+    sys.stderr.write(f"validate_repeat.py: {message}\n")
+    sys.exit(2)
+
+
+class LoadSampler:
+    """Samples the 1-minute load average every second while it runs."""
+
+    def __init__(self):
+        self.samples = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _loop(self):
+        while not self._stop.is_set():
+            with open("/proc/loadavg", encoding="ascii") as f:
+                self.samples.append(float(f.read().split()[0]))
+            self._stop.wait(1.0)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self):
+        if not self.samples:
+            return {"mean": None, "max": None}
+        return {"mean": statistics.fmean(self.samples), "max": max(self.samples)}
+
+
+def mpirun(args, ranks, vnexec, pin):
+    cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks)]
+    if pin:
+        # Worker rank r on core r-1; the controller (rank 0) unbound.
+        wrapper = ('r=$OMPI_COMM_WORLD_RANK; if [ "$r" -gt 0 ]; then exec taskset -c $((r-1)) "$@"; '
+                   'else exec "$@"; fi')
+        cmd += ["--bind-to", "none", "bash", "-c", wrapper, "_"]
+    return cmd + [vnexec] + args
+
+
+def run_logged(cmd, log_path):
+    with LoadSampler() as sampler, open(log_path, "w", encoding="utf-8") as log:
+        code = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
+    if code != 0:
+        fail(f"{' '.join(cmd)} exited {code}; see {log_path}")
+    return sampler.summary()
+
+
+def spread(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values)}
+
+
+def one_repetition(a, rep_dir, policy_params):
+    vnexec = os.path.join(a.build, "vnexec")
+    vnsim = os.path.join(a.build, "vnsim")
+    ranks = a.workers + 1
+    cal = os.path.join(rep_dir, "cal")
+    # The same emulation scale for calibration and runs (vnexec's defaults when not given).
+    scale = []
+    if a.gradient_fraction is not None:
+        scale += ["--gradient-fraction", str(a.gradient_fraction)]
+    if a.compute_scale is not None:
+        scale += ["--compute-scale", str(a.compute_scale)]
+    loads = {}
+    loads["calibrate"] = run_logged(
+        mpirun(["calibrate", "--models", a.models, "--repetitions", str(a.calibrate_repetitions), "--out", cal]
+               + scale, ranks, vnexec, a.pin), os.path.join(rep_dir, "calibrate.log"))
+    for policy in a.policies:
+        run = os.path.join(rep_dir, "runs", policy)
+        args = ["run", "--trace", a.trace, "--cluster", os.path.join(cal, "cluster.json"),
+                "--profile", os.path.join(cal, "models.json"), "--noise", os.path.join(cal, "noise.json"),
+                "--policy", policy, "--time-scale", str(a.time_scale), "--out", run] + scale
+        for kv in policy_params.get(policy, []):
+            args += ["--policy-param", kv]
+        loads[policy] = run_logged(mpirun(args, ranks, vnexec, a.pin), os.path.join(rep_dir, f"run_{policy}.log"))
+        shutil.rmtree(os.path.join(run, "checkpoints"), ignore_errors=True)
+    out = os.path.join(rep_dir, "validation.json")
+    cmd = [vnsim, "validate", "--run", os.path.join(rep_dir, "runs"), "--out", out]
+    with open(os.path.join(rep_dir, "validate.log"), "w", encoding="utf-8") as log:
+        if subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT) != 0:
+            fail(f"{' '.join(cmd)} failed; see {rep_dir}/validate.log")
+    with open(out, encoding="utf-8") as f:
+        summary = json.load(f)
+    per_policy = {}
+    for r in summary["runs"]:
+        measured = r["measured_mean_jct_s"]
+        per_policy[r["policy"]] = {
+            "iteration_mape": r["iteration_time"]["mape"],
+            "allreduce_mape": r["allreduce_time"]["mape"] if r["allreduce_time"]["count"] else None,
+            "mean_jct_error": abs(r["mean_jct_error"]) if measured else None,
+            "jct_p90": r["jct"]["p90"],
+            "measured_mean_jct_s": measured,
+            "predicted_mean_jct_s": r["predicted_mean_jct_s"],
+        }
+    tau = summary.get("ranking", {}).get("kendall_tau_b")
+    return {"loads": loads, "policies": per_policy, "kendall_tau_b": tau}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--trace", required=True)
+    p.add_argument("--policies", required=True, help="comma-separated, at least 2 for a ranking")
+    p.add_argument("--out", required=True)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--build", default="build")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--time-scale", type=float, default=1.0)
+    p.add_argument("--models", default="cifar10,ncf,imagenet")
+    p.add_argument("--calibrate-repetitions", type=int, default=15)
+    p.add_argument("--pin", action="store_true")
+    p.add_argument("--gradient-fraction", type=float)
+    p.add_argument("--compute-scale", type=float)
+    p.add_argument("--policy-param", action="append", default=[], help="POLICY:key=value")
+    p.add_argument("--load-threshold", type=float, default=float(os.cpu_count() or 1))
+    a = p.parse_args()
+    a.policies = [x for x in a.policies.split(",") if x]
+    if a.repeat < 1:
+        fail("--repeat must be >= 1")
+    if a.pin and a.workers > (os.cpu_count() or 1):
+        fail(f"--pin: {a.workers} workers but {os.cpu_count()} cores")
+    policy_params = {}
+    for item in a.policy_param:
+        if ":" not in item or "=" not in item:
+            fail(f"--policy-param: expected POLICY:key=value, got '{item}'")
+        policy, kv = item.split(":", 1)
+        policy_params.setdefault(policy, []).append(kv)
+    for tool in ("vnexec", "vnsim"):
+        if not os.path.exists(os.path.join(a.build, tool)):
+            fail(f"{a.build}/{tool} not found (build it, or give --build)")
+
+    reps = []
+    for r in range(1, a.repeat + 1):
+        rep_dir = os.path.join(a.out, f"rep{r}")
+        if os.path.exists(rep_dir):
+            shutil.rmtree(rep_dir)
+        os.makedirs(rep_dir)
+        started = time.time()
+        rep = one_repetition(a, rep_dir, policy_params)
+        rep["wall_s"] = time.time() - started
+        for policy, values in rep["policies"].items():
+            load = rep["loads"][policy]["max"]
+            values["load_max"] = load
+            values["load_mean"] = rep["loads"][policy]["mean"]
+            values["loaded"] = load is not None and load > a.load_threshold
+        rep["loaded"] = any(v["loaded"] for v in rep["policies"].values()) or (
+            (rep["loads"]["calibrate"]["max"] or 0) > a.load_threshold)
+        reps.append(rep)
+        print(f"repetition {r}/{a.repeat}: {rep['wall_s']:.0f} s, loaded: {rep['loaded']}", flush=True)
+
+    summary = {"settings": {k: v for k, v in vars(a).items()}, "repetitions": reps, "policies": {}}
+    for policy in a.policies:
+        entry = {}
+        for key, _ in METRICS:
+            values = [rep["policies"][policy][key] for rep in reps]
+            idle = [rep["policies"][policy][key] for rep in reps if not rep["policies"][policy]["loaded"]]
+            entry[key] = {"all": spread(values), "unloaded": spread(idle)}
+        summary["policies"][policy] = entry
+    taus = [rep["kendall_tau_b"] for rep in reps]
+    summary["kendall_tau_b"] = {"all": spread(taus),
+                                "unloaded": spread([rep["kendall_tau_b"] for rep in reps if not rep["loaded"]])}
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "repeat_summary.json"), "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+
+    def fmt(s, pct=True):
+        if s is None:
+            return "n/a"
+        scale = 100 if pct else 1
+        unit = "%" if pct else ""
+        return (f"{s['median'] * scale:.2f}{unit} [{s['min'] * scale:.2f}-{s['max'] * scale:.2f}] "
+                f"(n={s['n']})")
+
+    print(f"median [range] over {a.repeat} repetitions (unloaded only in the second line of each policy):")
+    for policy in a.policies:
+        e = summary["policies"][policy]
+        for which in ("all", "unloaded"):
+            cells = "; ".join(f"{label} {fmt(e[key][which])}" for key, label in METRICS)
+            print(f"  {policy:10s} {which:8s} {cells}")
+    print(f"  Kendall tau-b: all {fmt(summary['kendall_tau_b']['all'], False)}, "
+          f"unloaded {fmt(summary['kendall_tau_b']['unloaded'], False)}")
+    print(f"output: {os.path.join(a.out, 'repeat_summary.json')}")
+
+
+if __name__ == "__main__":
+    main()
