@@ -127,6 +127,34 @@ TEST_F(SweepCli, BadConfigNamesTheFileAndJsonPath) {
   EXPECT_FALSE(fs::exists(dir_ / "s"));
 }
 
+// command.txt names the shared data as ${VNSIM_SHARED} and the run folder
+// relative to where the sweep ran, and is a shell line that runs again.
+TEST_F(SweepCli, CommandTxtUsesTheSharedVariableAndRunsAgain) {
+  fs::create_directories(dir_ / "data" / "traces");
+  std::ofstream(dir_ / "data" / "traces" / "t.jsonl")
+      << R"({"id":"a","submit_s":0,"gpus":1,"trace_duration_s":60})"
+      << "\n";
+  const fs::path cfg = config(
+      R"({"clusters": ["testbed"], "traces": ["${VNSIM_SHARED}/traces/t.jsonl"], "policies": ["fifo"]})");
+  const std::string in_dir = "cd " + dir_.string() + " && VNSIM_SHARED=" + (dir_ / "data").string() + " ";
+  ASSERT_EQ(
+      exit_code(in_dir + VNSIM_CLI_PATH + " sweep " + cfg.string() + " --quiet --out s > out.txt 2> err.txt"),
+      0)
+      << err();
+  std::vector<fs::path> commands;
+  for (const auto& run : fs::directory_iterator(dir_ / "s" / "runs"))
+    commands.push_back(run.path() / "command.txt");
+  ASSERT_EQ(commands.size(), 1u);
+  const std::string command = slurp(commands[0]);
+  EXPECT_NE(command.find(" --trace \"${VNSIM_SHARED}/traces/t.jsonl\" "), std::string::npos) << command;
+  EXPECT_NE(command.find(" --out s/runs/"), std::string::npos) << command;
+  EXPECT_EQ(command.find((dir_ / "data").string()), std::string::npos) << command;
+  const std::string jobs = slurp(commands[0].parent_path() / "jobs.csv");
+  fs::remove(commands[0].parent_path() / "jobs.csv");
+  EXPECT_EQ(exit_code(in_dir + "bash " + commands[0].string() + " > out.txt 2> err.txt"), 0) << err();
+  EXPECT_EQ(slurp(commands[0].parent_path() / "jobs.csv"), jobs);
+}
+
 TEST_F(SweepCli, MissingSharedFileAndBadRunTimeoutAreInputErrors) {
   const fs::path cfg = config(
       R"({"clusters": ["testbed"], "traces": ["${VNSIM_SHARED}/traces/no_such_trace.csv"], "policies": ["fifo"]})");
