@@ -95,6 +95,12 @@ TEST_F(PublishedWorkload, CalibrateHasHelpAndBadInputExitsTwo) {
             2);
   EXPECT_NE(slurp(err).find("placements.csv:2: step_time 'zero' must be a number > 0"), std::string::npos)
       << slurp(err);
+  // Overlap fractions are written only when they were fitted.
+  EXPECT_EQ(exit_code(vnsim + " calibrate --cluster pollux-16x4 --pollux-profiles " + (dir_ / "p").string() +
+                      " --models-out " + (dir_ / "m.json").string() + " 2> " + err),
+            2);
+  EXPECT_NE(slurp(err).find("--models-out needs --fit-overlap"), std::string::npos) << slurp(err);
+  EXPECT_FALSE(fs::exists(dir_ / "m.json"));
 }
 
 // The Sia artifact's slowdowns (cifar10 1.8): a cifar10 job alone runs 1.8x
