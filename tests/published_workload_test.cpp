@@ -119,9 +119,33 @@ TEST_F(PublishedWorkload, SiaArtifactCalibrationSlowsEachModelByItsFactor) {
   EXPECT_NE(slurp(dir_ / "out" / "summary.json").find("\"model_calibration\": \"sia-artifact\""),
             std::string::npos);
   EXPECT_EQ(replay(trace + " --model-calibration nope", "fifo"), 2);
-  EXPECT_NE(slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: sia-artifact)"),
-            std::string::npos)
+  EXPECT_NE(
+      slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: pollux-overlap, sia-artifact)"),
+      std::string::npos)
       << slurp(dir_ / "err.txt");
+}
+
+}  // namespace
+
+namespace {
+
+// pollux-overlap sets cifar10's overlap fraction to 0.48: an 8-GPU job on two
+// nodes at 256 per GPU computes C = 0.01775 + 6.64e-4 x 256 = 0.1878 s and
+// all-reduces A = 2 x 7/8 x 44.7 MB / 0.7625 GB/s (the preset's NIC) = 0.1025 s
+// per step; f x C = 0.090 s < A, so the step goes from C + A to 0.52 C + A,
+// 0.69 of it. A 1-GPU job has no all-reduce and keeps its time.
+TEST_F(PublishedWorkload, PolluxOverlapCalibrationHidesPartOfTheAllReduce) {
+  std::ofstream(dir_ / "w.csv") << "name,time,application,num_replicas,batch_size\n"
+                                << "cifar10-0,0,cifar10,8,2048\ncifar10-1,0,cifar10,1,128\n";
+  const std::string trace = (dir_ / "w.csv").string() + " --format pollux-workload";
+  ASSERT_EQ(replay(trace, "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto plain = rows();
+  ASSERT_EQ(replay(trace + " --model-calibration pollux-overlap", "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto overlapped = rows();
+  ASSERT_EQ(plain.size(), 3u);
+  ASSERT_EQ(overlapped.size(), 3u);
+  EXPECT_NEAR(std::stod(overlapped[1][6]) / std::stod(plain[1][6]), 0.69, 0.01);  // execution_time
+  EXPECT_NEAR(std::stod(overlapped[2][6]) / std::stod(plain[2][6]), 1.0, 1e-9);
 }
 
 }  // namespace
