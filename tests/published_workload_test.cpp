@@ -148,4 +148,30 @@ TEST_F(PublishedWorkload, PolluxOverlapCalibrationHidesPartOfTheAllReduce) {
   EXPECT_NEAR(std::stod(overlapped[2][6]) / std::stod(plain[2][6]), 1.0, 1e-9);
 }
 
+// Pollux, Optimus, Sia and Gavel price jobs with the data-parallel catalog: a
+// DP x TP x PP layout job (gpt-1.3b, tp 2 x pp 2) is rejected with its reason
+// and the data-parallel job beside it completes (before, the run stopped
+// with "unknown model 'gpt-1.3b'").
+TEST_F(PublishedWorkload, LayoutJobsAreRejectedWithAReasonByTheCatalogPricedPolicies) {
+  std::ofstream(dir_ / "t.jsonl")
+      << R"({"id": "a", "submit_s": 0, "gpus": 8, "model": "gpt-1.3b", "tp": 2, "pp": 2, "global_batch": 16, )"
+      << R"("iterations": 41})"
+      << "\n"
+      << R"({"id": "b", "submit_s": 1, "gpus": 2, "model": "cifar10", "global_batch": 256, "iterations": 100})"
+      << "\n";
+  for (const std::string policy : {"pollux", "optimus", "sia", "gavel"}) {
+    ASSERT_EQ(replay((dir_ / "t.jsonl").string(), policy), 0) << policy << ": " << slurp(dir_ / "err.txt");
+    const auto r = rows();
+    ASSERT_EQ(r.size(), 3u) << policy;
+    EXPECT_EQ(r[1][0], "a");
+    EXPECT_EQ(r[1][9], "REJECTED") << policy;
+    EXPECT_EQ(r[1][11], "\"" + policy +
+                            ": a DP x TP x PP layout job (tp 2 x pp 2) cannot run; this policy prices "
+                            "data-parallel jobs of the model catalog only\"")
+        << policy;
+    EXPECT_EQ(r[2][0], "b");
+    EXPECT_EQ(r[2][9], "COMPLETED") << policy;
+  }
+}
+
 }  // namespace
