@@ -3,14 +3,19 @@
 # workload-6 as published (pollux_philly_derived_workload-6.csv, 160 jobs) on
 # the pollux-16x4 preset under pollux, tiresias and optimus with vnsim flags
 # only, and prints the mean JCTs beside the Pollux artifact's published ones.
-# Tiresias runs as the Pollux simulator configured it: 2 queues, threshold
-# 16 GPU-hours = 57,600 GPU-s (--policy-param thresholds=57600).
+# They run on experiments/configs/pollux/pollux-16x4-overlap.json with
+# --model-calibration pollux-overlap: link efficiencies and each model's
+# compute/all-reduce overlap fitted together to the Pollux profiles' step
+# times (vnsim calibrate --fit-overlap; docs/MODELS.md). Tiresias runs as the
+# Pollux simulator configured it: 2 queues, threshold 16 GPU-hours = 57,600
+# GPU-s (--policy-param thresholds=57600); Pollux with the simulator's growth
+# cap, at most twice the most GPUs a job has run on (growth_limit=2).
 # (python3 only reads summary.json; the replays take the input as published.)
 # Exits 1 when a job is not completed or the ordering differs from the
 # published one (pollux < tiresias < optimus).
 # With SIA_WORKLOAD, the path of the Sia artifact's workloads/philly/workload-6.csv
 # (siasosp23/artifacts, sia-simulator/; not part of this project), it also
-# replays that file on pollux-16x4 (the artifact's homogeneous cluster, 16
+# replays that file on the pollux-16x4 preset (the artifact's homogeneous cluster, 16
 # nodes x 4 T4) under sia and gavel (max-min fairness, vnsim's default), with
 # the artifact's per-model slowdowns (--model-calibration sia-artifact) and
 # without, beside the reference simulator's means (sia 6,368 and 3,545 s,
@@ -36,8 +41,9 @@ s = json.load(open(sys.argv[1]))
 print(s["counts"]["completed"], s["counts"]["submitted"], s["jct_s"]["mean"])' "$1/summary.json"
 }
 # name policy published_mean_jct_s [flags...]
+calibrated="--cluster $root/experiments/configs/pollux/pollux-16x4-overlap.json --model-calibration pollux-overlap"
 runs=(
-  "pollux pollux 2446"
+  "pollux pollux 2446 --policy-param growth_limit=2"
   "tiresias tiresias 3470 --policy-param thresholds=57600"
   "optimus optimus 5302"
 )
@@ -50,7 +56,7 @@ for run in "${runs[@]}"; do
   rm -rf "${out:?}/$name"
   start=$(date +%s.%N)
   # shellcheck disable=SC2086  # flags are words
-  "$build/vnsim" replay --cluster pollux-16x4 --trace "$trace" --policy "$policy" $flags --out "$out/$name" --quiet
+  "$build/vnsim" replay $calibrated --trace "$trace" --policy "$policy" $flags --out "$out/$name" --quiet
   wall=$(echo "$(date +%s.%N) - $start" | bc)
   read -r completed submitted mean < <(summary "$out/$name")
   ratio=$(echo "scale=4; $mean / $published" | bc)

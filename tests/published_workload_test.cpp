@@ -95,6 +95,12 @@ TEST_F(PublishedWorkload, CalibrateHasHelpAndBadInputExitsTwo) {
             2);
   EXPECT_NE(slurp(err).find("placements.csv:2: step_time 'zero' must be a number > 0"), std::string::npos)
       << slurp(err);
+  // Overlap fractions are written only when they were fitted.
+  EXPECT_EQ(exit_code(vnsim + " calibrate --cluster pollux-16x4 --pollux-profiles " + (dir_ / "p").string() +
+                      " --models-out " + (dir_ / "m.json").string() + " 2> " + err),
+            2);
+  EXPECT_NE(slurp(err).find("--models-out needs --fit-overlap"), std::string::npos) << slurp(err);
+  EXPECT_FALSE(fs::exists(dir_ / "m.json"));
 }
 
 // The Sia artifact's slowdowns (cifar10 1.8): a cifar10 job alone runs 1.8x
@@ -113,9 +119,59 @@ TEST_F(PublishedWorkload, SiaArtifactCalibrationSlowsEachModelByItsFactor) {
   EXPECT_NE(slurp(dir_ / "out" / "summary.json").find("\"model_calibration\": \"sia-artifact\""),
             std::string::npos);
   EXPECT_EQ(replay(trace + " --model-calibration nope", "fifo"), 2);
-  EXPECT_NE(slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: sia-artifact)"),
-            std::string::npos)
+  EXPECT_NE(
+      slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: pollux-overlap, sia-artifact)"),
+      std::string::npos)
       << slurp(dir_ / "err.txt");
+}
+
+}  // namespace
+
+namespace {
+
+// pollux-overlap sets cifar10's overlap fraction to 0.48: an 8-GPU job on two
+// nodes at 256 per GPU computes C = 0.01775 + 6.64e-4 x 256 = 0.1878 s and
+// all-reduces A = 2 x 7/8 x 44.7 MB / 0.7625 GB/s (the preset's NIC) = 0.1025 s
+// per step; f x C = 0.090 s < A, so the step goes from C + A to 0.52 C + A,
+// 0.69 of it. A 1-GPU job has no all-reduce and keeps its time.
+TEST_F(PublishedWorkload, PolluxOverlapCalibrationHidesPartOfTheAllReduce) {
+  std::ofstream(dir_ / "w.csv") << "name,time,application,num_replicas,batch_size\n"
+                                << "cifar10-0,0,cifar10,8,2048\ncifar10-1,0,cifar10,1,128\n";
+  const std::string trace = (dir_ / "w.csv").string() + " --format pollux-workload";
+  ASSERT_EQ(replay(trace, "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto plain = rows();
+  ASSERT_EQ(replay(trace + " --model-calibration pollux-overlap", "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto overlapped = rows();
+  ASSERT_EQ(plain.size(), 3u);
+  ASSERT_EQ(overlapped.size(), 3u);
+  EXPECT_NEAR(std::stod(overlapped[1][6]) / std::stod(plain[1][6]), 0.69, 0.01);  // execution_time
+  EXPECT_NEAR(std::stod(overlapped[2][6]) / std::stod(plain[2][6]), 1.0, 1e-9);
+}
+
+// Pollux, Optimus, Sia and Gavel price jobs with the data-parallel catalog: a
+// DP x TP x PP layout job (gpt-1.3b, tp 2 x pp 2) is rejected with its reason
+// and the data-parallel job beside it completes (before, the run stopped
+// with "unknown model 'gpt-1.3b'").
+TEST_F(PublishedWorkload, LayoutJobsAreRejectedWithAReasonByTheCatalogPricedPolicies) {
+  std::ofstream(dir_ / "t.jsonl")
+      << R"({"id": "a", "submit_s": 0, "gpus": 8, "model": "gpt-1.3b", "tp": 2, "pp": 2, "global_batch": 16, )"
+      << R"("iterations": 41})"
+      << "\n"
+      << R"({"id": "b", "submit_s": 1, "gpus": 2, "model": "cifar10", "global_batch": 256, "iterations": 100})"
+      << "\n";
+  for (const std::string policy : {"pollux", "optimus", "sia", "gavel"}) {
+    ASSERT_EQ(replay((dir_ / "t.jsonl").string(), policy), 0) << policy << ": " << slurp(dir_ / "err.txt");
+    const auto r = rows();
+    ASSERT_EQ(r.size(), 3u) << policy;
+    EXPECT_EQ(r[1][0], "a");
+    EXPECT_EQ(r[1][9], "REJECTED") << policy;
+    EXPECT_EQ(r[1][11], "\"" + policy +
+                            ": a DP x TP x PP layout job (tp 2 x pp 2) cannot run; this policy prices "
+                            "data-parallel jobs of the model catalog only\"")
+        << policy;
+    EXPECT_EQ(r[2][0], "b");
+    EXPECT_EQ(r[2][9], "COMPLETED") << policy;
+  }
 }
 
 }  // namespace

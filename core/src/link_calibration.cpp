@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "vnsim/core/cluster.hpp"
@@ -41,17 +42,21 @@ int total_gpus(const MeasuredStep& row) {
   return n;
 }
 
+// The rows' mean |simulated / measured - 1|, each model with its overlap
+// fraction from `overlap` where named there, else the catalog's.
 double mean_error(const ClusterSpec& spec, const std::vector<const MeasuredStep*>& rows,
-                  const GpuCatalog& gpus, const ModelCatalog& models) {
+                  const GpuCatalog& gpus, const ModelCatalog& models,
+                  const std::map<std::string, double>& overlap = {}) {
   if (rows.empty()) return 0;
   const Cluster cluster(spec);
   const Topology topology(cluster);
   double sum = 0;
   for (const MeasuredStep* row : rows) {
     const Placement placement = consolidated(cluster, *row);
+    ModelParams params = models.at(row->model);
+    if (const auto it = overlap.find(row->model); it != overlap.end()) params.overlap_fraction = it->second;
     const double t =
-        iteration_time(topology, gpus, models.at(row->model), placement, row->local_batch * total_gpus(*row))
-            .total_s;
+        iteration_time(topology, gpus, params, placement, row->local_batch * total_gpus(*row)).total_s;
     sum += std::abs(t / row->step_s - 1);
   }
   return sum / static_cast<double>(rows.size());
@@ -91,7 +96,46 @@ double minimise(Error error) {
   return std::min(fc, fd) < best_error ? refined : at(best);
 }
 
+// argmin over f in [0, 1] of error(f): a linear scan, then a golden-section
+// search between the scan's neighbours of its best point.
+template <typename Error>
+double minimise_fraction(Error error) {
+  constexpr int kFractionScan = 101;
+  const auto at = [](int i) { return static_cast<double>(i) / (kFractionScan - 1); };
+  int best = 0;
+  double best_error = error(at(0));
+  for (int i = 1; i < kFractionScan; ++i) {
+    const double e = error(at(i));
+    if (e < best_error) best = i, best_error = e;
+  }
+  double a = at(std::max(0, best - 1));
+  double b = at(std::min(kFractionScan - 1, best + 1));
+  const double r = (std::sqrt(5.0) - 1) / 2;
+  double c = b - r * (b - a);
+  double d = a + r * (b - a);
+  double fc = error(c);
+  double fd = error(d);
+  for (int i = 0; i < kGoldenSteps; ++i) {
+    if (fc < fd) {
+      b = d, d = c, fd = fc;
+      c = b - r * (b - a);
+      fc = error(c);
+    } else {
+      a = c, c = d, fc = fd;
+      d = a + r * (b - a);
+      fd = error(d);
+    }
+  }
+  return std::min(fc, fd) < best_error ? (fc < fd ? c : d) : at(best);
+}
+
 }  // namespace
+
+std::map<std::string, double> fitted_overlaps(const LinkFit& fit) {
+  std::map<std::string, double> out;
+  for (const OverlapFit& o : fit.overlaps) out[o.model] = o.overlap_fraction;
+  return out;
+}
 
 double simulated_step_s(const ClusterSpec& spec, const MeasuredStep& row, const GpuCatalog& gpus,
                         const ModelCatalog& models) {
@@ -113,14 +157,16 @@ ClusterSpec with_link_efficiencies(ClusterSpec spec, double intra_efficiency, do
 }
 
 LinkFit fit_link_efficiencies(const ClusterSpec& spec, const std::vector<MeasuredStep>& rows,
-                              const GpuCatalog& gpus, const ModelCatalog& models) {
+                              const GpuCatalog& gpus, const ModelCatalog& models, bool fit_overlap) {
   std::vector<const MeasuredStep*> intra_rows, nic_rows;
+  std::map<std::string, std::vector<const MeasuredStep*>> model_rows;  // >= 2 GPUs
   for (const auto& row : rows) {
     if (!models.find(row.model)) throw InputError(row.where + ": unknown model '" + row.model + "'");
     if (row.gpus_per_node.size() > 1)
       nic_rows.push_back(&row);
     else if (total_gpus(row) > 1)
       intra_rows.push_back(&row);
+    if (total_gpus(row) > 1) model_rows[row.model].push_back(&row);
   }
   if (spec.racks.empty() || spec.racks.front().nodes.empty()) throw InputError(spec.name + ": no nodes");
   const NodeSpec& first = spec.racks.front().nodes.front();
@@ -131,17 +177,42 @@ LinkFit fit_link_efficiencies(const ClusterSpec& spec, const std::vector<Measure
   fit.nic_efficiency = first.nic_efficiency;
   fit.intra_error_before = mean_error(spec, intra_rows, gpus, models);
   fit.nic_error_before = mean_error(spec, nic_rows, gpus, models);
-  if (!intra_rows.empty())
-    fit.intra_efficiency = minimise([&](double e) {
-      return mean_error(with_link_efficiencies(spec, e, fit.nic_efficiency), intra_rows, gpus, models);
-    });
-  if (!nic_rows.empty())
-    fit.nic_efficiency = minimise([&](double e) {
-      return mean_error(with_link_efficiencies(spec, fit.intra_efficiency, e), nic_rows, gpus, models);
-    });
+  if (fit_overlap)
+    for (const auto& [name, selected] : model_rows)
+      fit.overlaps.push_back(OverlapFit{name, selected.size(), models.at(name).overlap_fraction,
+                                        mean_error(spec, selected, gpus, models), 0});
+  const int rounds = fit_overlap ? kMaxOverlapRounds : 1;
+  for (int round = 0; round < rounds; ++round) {
+    const LinkFit before = fit;
+    const std::map<std::string, double> current = fitted_overlaps(fit);
+    if (!intra_rows.empty())
+      fit.intra_efficiency = minimise([&](double e) {
+        return mean_error(with_link_efficiencies(spec, e, fit.nic_efficiency), intra_rows, gpus, models,
+                          current);
+      });
+    if (!nic_rows.empty())
+      fit.nic_efficiency = minimise([&](double e) {
+        return mean_error(with_link_efficiencies(spec, fit.intra_efficiency, e), nic_rows, gpus, models,
+                          current);
+      });
+    const ClusterSpec links = with_link_efficiencies(spec, fit.intra_efficiency, fit.nic_efficiency);
+    bool moved = std::abs(fit.intra_efficiency / before.intra_efficiency - 1) > 1e-3 ||
+                 std::abs(fit.nic_efficiency / before.nic_efficiency - 1) > 1e-3;
+    for (std::size_t k = 0; k < fit.overlaps.size(); ++k) {
+      OverlapFit& o = fit.overlaps[k];
+      o.overlap_fraction = minimise_fraction([&](double f) {
+        return mean_error(links, model_rows.at(o.model), gpus, models, {{o.model, f}});
+      });
+      moved = moved || std::abs(o.overlap_fraction - before.overlaps[k].overlap_fraction) > 1e-3;
+    }
+    if (!moved) break;
+  }
   const ClusterSpec fitted = with_link_efficiencies(spec, fit.intra_efficiency, fit.nic_efficiency);
-  fit.intra_error_after = mean_error(fitted, intra_rows, gpus, models);
-  fit.nic_error_after = mean_error(fitted, nic_rows, gpus, models);
+  const std::map<std::string, double> overlaps = fitted_overlaps(fit);
+  fit.intra_error_after = mean_error(fitted, intra_rows, gpus, models, overlaps);
+  fit.nic_error_after = mean_error(fitted, nic_rows, gpus, models, overlaps);
+  for (OverlapFit& o : fit.overlaps)
+    o.error_after = mean_error(fitted, model_rows.at(o.model), gpus, models, overlaps);
   return fit;
 }
 

@@ -97,7 +97,14 @@ bool& builtin_made() {
   return made;
 }
 
-std::map<std::string, double> calibration_slowdowns(const std::string& name) {
+// A named configuration of model_calibration.json: per-model slowdowns
+// and/or overlap fractions (either may be absent).
+struct Calibration {
+  std::map<std::string, double> slowdown;
+  std::map<std::string, double> overlap_fraction;
+};
+
+Calibration named_calibration(const std::string& name) {
   constexpr const char* kFile = "model_calibration.json";
   const auto text = embedded_file(kFile);
   if (!text) throw std::logic_error(std::string(kFile) + " is not embedded in the binary");
@@ -108,7 +115,12 @@ std::map<std::string, double> calibration_slowdowns(const std::string& name) {
     for (const auto& [n, c] : configs.items()) names += (names.empty() ? "" : ", ") + n;
     throw InputError("--model-calibration: unknown configuration '" + name + "' (known: " + names + ")");
   }
-  return configs.at(name).at("slowdown").get<std::map<std::string, double>>();
+  const auto& config = configs.at(name);
+  Calibration c;
+  if (config.contains("slowdown")) c.slowdown = config.at("slowdown").get<std::map<std::string, double>>();
+  if (config.contains("overlap_fraction"))
+    c.overlap_fraction = config.at("overlap_fraction").get<std::map<std::string, double>>();
+  return c;
 }
 
 }  // namespace
@@ -116,7 +128,7 @@ std::map<std::string, double> calibration_slowdowns(const std::string& name) {
 void ModelCatalog::select_builtin_calibration(const std::string& name) {
   if (builtin_made())
     throw std::logic_error("select_builtin_calibration: the built-in catalog is already in use");
-  calibration_slowdowns(name);  // unknown names fail here, before any use
+  named_calibration(name);  // unknown names fail here, before any use
   selected_calibration() = name;
 }
 
@@ -126,8 +138,17 @@ const ModelCatalog& ModelCatalog::builtin() {
     const auto text = embedded_file("models.json");
     if (!text) throw std::logic_error("models.json is not embedded in the binary");
     const ModelCatalog plain = parse(std::string(*text), "models.json (built in)");
-    return selected_calibration() ? plain.with_slowdowns(calibration_slowdowns(*selected_calibration()))
-                                  : plain;
+    if (!selected_calibration()) return plain;
+    const Calibration c = named_calibration(*selected_calibration());
+    ModelCatalog out = plain.with_slowdowns(c.slowdown);
+    for (const auto& [model, f] : c.overlap_fraction) {
+      const auto it = out.models_.find(model);
+      if (it == out.models_.end()) throw InputError("model calibration: unknown model '" + model + "'");
+      if (!(f >= 0 && f <= 1))
+        throw InputError("model calibration: overlap_fraction of '" + model + "' must be in [0, 1]");
+      it->second.overlap_fraction = f;
+    }
+    return out;
   }();
   return catalog;
 }

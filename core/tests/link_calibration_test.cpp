@@ -23,11 +23,12 @@ ClusterSpec two_by_two() {
                             "c.json");
 }
 
-ModelCatalog one_gib_gradients() {
+ModelCatalog one_gib_gradients(const std::string& overlap_fraction = "0") {
   return ModelCatalog::parse(R"({"models": {"m": {"alpha_compute_s": 0.1, "beta_compute_s": 0.01,
       "gradient_bytes": 1e9, "weight_state_bytes": 1e9, "memory_per_sample_bytes": 1e6,
       "min_local_batch": 1, "max_local_batch": 64, "default_local_batch": 8, "initial_batch": 8,
-      "max_global_batch": 512, "overlap_gamma": 1}}})",
+      "max_global_batch": 512, "overlap_gamma": 1, "overlap_fraction": )" +
+                                 overlap_fraction + "}}}",
                              "m.json");
 }
 
@@ -62,6 +63,35 @@ TEST(LinkCalibration, FitRecoversTheEfficienciesThatMadeTheSteps) {
   EXPECT_GT(fit.nic_error_before, 0.5);
   EXPECT_LT(fit.nic_error_after, 1e-4);
   EXPECT_LT(fit.intra_error_after, 1e-4);
+}
+
+TEST(LinkCalibration, FitRecoversTheOverlapFractionWithTheEfficiencies) {
+  // Steps made with f = 0.4 and efficiencies 0.25 / 0.08; the catalog says f = 0.
+  // A 2-GPU ring at 0.25 x 10 GB/s takes 2 x 0.5e9 / 2.5e9 = 0.4 s; compute at
+  // local batch 8, 64 and 200 is 0.18, 0.74 and 2.1 s, so the small batches
+  // expose (1 - f) x compute + all-reduce and the largest hides the ring.
+  const ModelCatalog models = one_gib_gradients();
+  const ModelCatalog truth_models = one_gib_gradients("0.4");
+  const ClusterSpec truth = with_link_efficiencies(two_by_two(), 0.25, 0.08);
+  std::vector<MeasuredStep> rows;
+  int line = 2;
+  for (const std::vector<int>& placement : std::vector<std::vector<int>>{{2}, {1, 1}, {2, 1}, {2, 2}})
+    for (int local : {8, 64, 200}) rows.push_back({"m", placement, local, 0, "p:" + std::to_string(line++)});
+  for (auto& r : rows) r.step_s = simulated_step_s(truth, r, GpuCatalog::builtin(), truth_models);
+  EXPECT_NEAR(rows[0].step_s, 0.6 * 0.18 + 0.4, 1e-5);  // hand-computed: f x compute < all-reduce
+  EXPECT_NEAR(rows[2].step_s, 2.1, 1e-9);               // 0.4 x 2.1 = 0.84 s hides the 0.4 s ring
+  const LinkFit fit = fit_link_efficiencies(two_by_two(), rows, GpuCatalog::builtin(), models, true);
+  ASSERT_EQ(fit.overlaps.size(), 1u);
+  EXPECT_EQ(fit.overlaps[0].model, "m");
+  EXPECT_EQ(fit.overlaps[0].rows, 12u);
+  EXPECT_NEAR(fit.overlaps[0].overlap_fraction, 0.4, 2e-3);
+  EXPECT_NEAR(fit.intra_efficiency, 0.25, 0.25 * 5e-3);
+  EXPECT_NEAR(fit.nic_efficiency, 0.08, 0.08 * 5e-3);
+  EXPECT_GT(fit.overlaps[0].error_before, 0.1);
+  EXPECT_LT(fit.overlaps[0].error_after, 2e-3);
+  EXPECT_EQ(fitted_overlaps(fit), (std::map<std::string, double>{{"m", fit.overlaps[0].overlap_fraction}}));
+  // Without fit_overlap nothing about f is fitted or reported.
+  EXPECT_TRUE(fit_link_efficiencies(two_by_two(), rows, GpuCatalog::builtin(), models).overlaps.empty());
 }
 
 TEST(LinkCalibration, PlacementThatDoesNotFitNamesTheRow) {

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "data_parallel_jobs.hpp"
 #include "type_throughput.hpp"
 #include "vnsim/core/error.hpp"
 
@@ -329,6 +330,13 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
 }
 
 std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
+  // Jobs this policy cannot price are rejected with their reason; the rest
+  // are decided on as if those were not there (no recursion: none is left).
+  if (auto filtered = reject_non_data_parallel(input, name())) {
+    std::vector<Decision> out = std::move(filtered->second);
+    for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
+    return out;
+  }
   if (input.view == nullptr) return {};
   const Cluster& cluster = input.view->cluster();
   const std::size_t types = cluster.gpu_types().size();

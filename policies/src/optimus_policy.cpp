@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "allocation_plan.hpp"
+#include "data_parallel_jobs.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
@@ -69,6 +70,13 @@ std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int
 }
 
 std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
+  // Jobs this policy cannot price are rejected with their reason; the rest
+  // are decided on as if those were not there (no recursion: none is left).
+  if (auto filtered = reject_non_data_parallel(input, name())) {
+    std::vector<Decision> out = std::move(filtered->second);
+    for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
+    return out;
+  }
   const double now = input.now_s;
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "allocation_plan.hpp"
+#include "data_parallel_jobs.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
@@ -75,6 +76,13 @@ SiaPolicy::Memo& SiaPolicy::memo(JobIndex job) {
 }
 
 std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
+  // Jobs this policy cannot price are rejected with their reason; the rest
+  // are decided on as if those were not there (no recursion: none is left).
+  if (auto filtered = reject_non_data_parallel(input, name())) {
+    std::vector<Decision> out = std::move(filtered->second);
+    for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
+    return out;
+  }
   const double now = input.now_s;
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;

@@ -1,0 +1,35 @@
+#include "data_parallel_jobs.hpp"
+
+#include "vnsim/core/model_catalog.hpp"
+
+namespace vnsim {
+
+std::optional<std::string> not_data_parallel_reason(const std::string& policy, const JobSpec& spec) {
+  if (spec.tp > 1 || spec.pp > 1)
+    return policy + ": a DP x TP x PP layout job (tp " + std::to_string(spec.tp) + " x pp " +
+           std::to_string(spec.pp) +
+           ") cannot run; this policy prices data-parallel jobs of the model catalog only";
+  if (!ModelCatalog::builtin().find(spec.model))
+    return policy + ": model '" + spec.model +
+           "' is not in the data-parallel model catalog, which this policy prices every job with";
+  return std::nullopt;
+}
+
+std::optional<std::pair<SchedulerInput, std::vector<Decision>>> reject_non_data_parallel(
+    const SchedulerInput& input, const std::string& policy) {
+  SchedulerInput kept;
+  kept.now_s = input.now_s;
+  kept.view = input.view;
+  kept.running = input.running;
+  std::vector<Decision> rejected;
+  for (const QueuedJob& q : input.queued) {
+    if (auto reason = not_data_parallel_reason(policy, *q.spec))
+      rejected.emplace_back(std::in_place_type<RejectJob>, RejectJob{q.index, std::move(*reason)});
+    else
+      kept.queued.push_back(q);
+  }
+  if (rejected.empty()) return std::nullopt;
+  return std::make_pair(std::move(kept), std::move(rejected));
+}
+
+}  // namespace vnsim
