@@ -172,6 +172,7 @@ const std::vector<Entry>& registry() {
          p.greedy_seed = r.flag("greedy_seed", p.greedy_seed);
          p.adaptive_batch = r.flag("adaptive_batch", p.adaptive_batch);
          p.growth_limit = r.number("growth_limit", p.growth_limit);
+         p.max_skipped_rounds = r.whole("max_skipped_rounds", p.max_skipped_rounds, 0, 1000000);
          p.seed = r.seed("seed");
          return std::make_unique<PolluxPolicy>(p);
        },
@@ -188,6 +189,9 @@ const std::vector<Entry>& registry() {
         {"adaptive_batch", "1", "1: goodput-optimal batch per allocation; 0: each job keeps its own batch"},
         {"growth_limit", "0",
          "F > 0: at most F x the most GPUs a job has run on (Pollux simulator: 2); 0 = no limit"},
+        {"max_skipped_rounds", "0",
+         "reuse the last search's allocation while nothing changed, for up to this many rounds; 0 = search "
+         "every round"},
         {"seed", "0", "seed of the genetic search (replay: --seed unless given here)"}}},
       {"optimus",
        [](ParamReader& r) {

@@ -60,6 +60,12 @@ struct PolluxParams {
   // GPU). 0: any count its batch range allows (vnsim's perf model knows
   // every configuration from the start).
   double growth_limit = 0;
+  // > 0: a round in which nothing changed since the last search (the same
+  // jobs, each on the GPUs that search gave it) reuses that search's
+  // allocation instead of searching again, for at most this many rounds in
+  // a row; the batch is still re-chosen per job. 0: search every round, as
+  // Pollux does (docs/POLICIES.md, "Scaling").
+  int max_skipped_rounds = 0;
 };
 
 class PolluxPolicy : public Policy {
@@ -77,6 +83,8 @@ class PolluxPolicy : public Policy {
   };
   const std::map<JobIndex, Chosen>& last_round() const { return last_round_; }
   int last_generations() const { return last_generations_; }
+  // Rounds that ran the genetic search (the others reused the last one).
+  long searches() const { return searches_; }
   // Estimated progress of a job (scale-invariant iterations).
   double progress_of(JobIndex job) const { return job < memos_.size() ? memos_[job].progress : 0; }
 
@@ -94,7 +102,11 @@ class PolluxPolicy : public Policy {
     int most_gpus = 0;  // the most GPUs it has run on (growth_limit)
   };
   class Search;
+  struct Individual;
   Memo& memo(JobIndex job);
+  bool unchanged_since_last_search(const Search& search) const;
+  std::vector<Decision> targets_for(const SchedulerInput& input, const Search& search,
+                                    const Individual& best);
 
   PolluxParams params_;
   GoodputEstimator estimator_;
@@ -106,6 +118,8 @@ class PolluxPolicy : public Policy {
   std::shared_ptr<const Population> previous_;
   std::map<JobIndex, Chosen> last_round_;
   int last_generations_ = 0;
+  long searches_ = 0;
+  int skipped_in_a_row_ = 0;
   double next_round_s_ = -std::numeric_limits<double>::infinity();
 };
 
