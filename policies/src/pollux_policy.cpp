@@ -94,6 +94,7 @@ struct PolluxPolicy::Individual {
 
 struct PolluxPolicy::Population {
   std::vector<JobIndex> jobs;          // column order
+  std::vector<int> max_gpus;           // per column: the search's cap on the job's GPUs
   std::vector<std::vector<Row>> rows;  // per individual, best first
 };
 
@@ -474,7 +475,10 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   last_generations_ = g;
   std::stable_sort(pop.begin(), pop.end(), better);
   auto next = std::make_shared<Population>();
-  for (const Search::Job& j : search.jobs) next->jobs.push_back(j.index);
+  for (const Search::Job& j : search.jobs) {
+    next->jobs.push_back(j.index);
+    next->max_gpus.push_back(j.max_gpus);
+  }
   for (const Individual& ind : pop) next->rows.push_back(ind.rows);
   previous_ = std::move(next);
   return targets_for(input, search, pop.front());
@@ -485,7 +489,8 @@ bool PolluxPolicy::unchanged_since_last_search(const Search& search) const {
   if (params_.max_skipped_rounds == 0 || skipped_in_a_row_ >= params_.max_skipped_rounds) return false;
   if (!previous_ || previous_->rows.empty() || previous_->jobs.size() != jobs.size()) return false;
   // The same jobs, each on the GPUs last round's best allocation gave it
-  // (nothing arrived, ended, failed to start or was moved by the engine).
+  // (nothing arrived, ended, failed to start or was moved by the engine),
+  // each with the same cap on its GPUs (growth_limit raises it).
   std::vector<std::pair<JobIndex, std::size_t>> at;  // job -> its column last round, sorted
   at.reserve(jobs.size());
   for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace_back(previous_->jobs[k], k);
@@ -493,7 +498,9 @@ bool PolluxPolicy::unchanged_since_last_search(const Search& search) const {
   const std::vector<Row>& best = previous_->rows.front();
   for (const Search::Job& j : jobs) {
     const auto it = std::lower_bound(at.begin(), at.end(), std::make_pair(j.index, std::size_t{0}));
-    if (it == at.end() || it->first != j.index || !best[it->second].same_as(j.current)) return false;
+    if (it == at.end() || it->first != j.index || !best[it->second].same_as(j.current) ||
+        previous_->max_gpus[it->second] != j.max_gpus)
+      return false;
   }
   return true;
 }

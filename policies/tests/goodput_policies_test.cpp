@@ -362,7 +362,9 @@ TEST(Pollux, LargeProblemsRunFewerGenerations) {
   World w(16);
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 1000; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000, i));
-  PolluxPolicy p;
+  PolluxParams params;
+  params.patience = 0;  // every generation the cap allows
+  PolluxPolicy p(params);
   const auto ds = p.decide(w.input(0, jobs));
   EXPECT_EQ(p.last_generations(), 20);
   EXPECT_LE(p.last_round().size(), 64u);  // at most one job per GPU
@@ -377,7 +379,9 @@ TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
   // job runs there, so nothing beats it: exactly 5 generations.
   std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 39062)};
   World full_world(2);
-  PolluxPolicy full;
+  PolluxParams every_generation;
+  every_generation.patience = 0;
+  PolluxPolicy full(every_generation);
   full.decide(full_world.input(0, jobs));
   EXPECT_EQ(full.last_generations(), 100);
   ASSERT_EQ(full.last_round().count(0), 1u);
@@ -385,6 +389,7 @@ TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
   World w(2);
   PolluxParams params;
   params.patience = 5;
+  params.max_skipped_rounds = 0;  // the next round searches although nothing changed
   PolluxPolicy p(params);
   const auto first = p.decide(w.input(0, jobs));
   EXPECT_GE(p.last_generations(), 5);
@@ -410,6 +415,7 @@ TEST(Pollux, UnchangedRoundsReuseTheLastSearch) {
   const std::vector<JobSpec> only_a(jobs.begin(), jobs.begin() + 1);
   PolluxParams params;
   params.max_skipped_rounds = 2;
+  params.patience = 0;
   PolluxPolicy p(params);
   World w0(2);
   const auto first = p.decide(w0.input(0, only_a));
@@ -448,7 +454,9 @@ TEST(Pollux, UnchangedRoundsReuseTheLastSearch) {
   World v60(2);
   q.decide(v60.input(60, only_a));
   EXPECT_EQ(q.searches(), 2);
-  PolluxPolicy every;
+  PolluxParams every_round;
+  every_round.max_skipped_rounds = 0;
+  PolluxPolicy every(every_round);
   World u0(2);
   every.decide(u0.input(0, only_a));
   World u60(2);
@@ -463,7 +471,9 @@ TEST(Pollux, ThousandQueuedJobsOn2500Gpus) {
   World w(625);
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 1000; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000, i));
-  PolluxPolicy p;
+  PolluxParams params;
+  params.patience = 0;  // every generation the cap allows
+  PolluxPolicy p(params);
   const auto ds = p.decide(w.input(0, jobs));
   EXPECT_EQ(p.last_generations(), 20);
   EXPECT_EQ(p.last_round().size(), 1000u);
