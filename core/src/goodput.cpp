@@ -115,11 +115,16 @@ double NoiseScaleProfile::phi_at(double x) const {
   return std::exp(std::log(phi[k - 1]) + t * (std::log(phi[k]) - std::log(phi[k - 1])));
 }
 
+int NoiseScaleProfile::epoch_at(double x) const {
+  if (!per_batch()) return -1;
+  const auto end = std::upper_bound(epoch_end.begin(), epoch_end.end(), x);
+  return static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(end - epoch_end.begin()), epoch_end.size() - 1));
+}
+
 double NoiseScaleProfile::phi_at(double x, double batch) const {
   if (!per_batch()) return phi_at(x);
-  const auto end = std::upper_bound(epoch_end.begin(), epoch_end.end(), x);
-  const std::size_t e =
-      std::min<std::size_t>(static_cast<std::size_t>(end - epoch_end.begin()), epoch_end.size() - 1);
+  const auto e = static_cast<std::size_t>(epoch_at(x));
   if (batch <= batches.front()) return phi_of_stats(initial_batch, grad_sqr.front()[e], grad_var.front()[e]);
   if (batch >= batches.back()) return phi_of_stats(initial_batch, grad_sqr.back()[e], grad_var.back()[e]);
   const auto above = std::upper_bound(batches.begin(), batches.end(), batch);

@@ -13,12 +13,18 @@ GoodputEstimator::GoodputEstimator(const ModelCatalog& models, const GpuCatalog&
     : models_(models), gpus_(gpus), noise_(&noise) {}
 
 void GoodputEstimator::use_topology(const Topology& topology) {
-  if (topology_ != &topology) sync_cache_.clear();
+  if (topology_ != &topology) {
+    sync_cache_.clear();
+    best_cache_.clear();
+  }
   topology_ = &topology;
 }
 
 void GoodputEstimator::rings_on_any_gpu_type(bool any) {
-  if (any != rings_on_any_type_) sync_cache_.clear();
+  if (any != rings_on_any_type_) {
+    sync_cache_.clear();
+    best_cache_.clear();
+  }
   rings_on_any_type_ = any;
 }
 
@@ -68,12 +74,17 @@ BatchChoice GoodputEstimator::best(const JobSpec& job, const std::string& gpu_ty
     c.goodput = std::isfinite(c.iteration_s) ? c.throughput : 0;
     return c;
   }
+  const int epoch = profile->epoch_at(progress);
+  auto key = std::make_tuple(job.model, gpu_type, nodes, replicas, epoch);
+  if (epoch >= 0)
+    if (auto it = best_cache_.find(key); it != best_cache_.end()) return it->second;
   const ModelParams& m = model(job);
   GoodputInputs in{&m, profile, gpus_.at(gpu_type).speed_for(m.name), max_local_batch(job, gpu_type),
                    std::max(m.max_global_batch, profile->max_batch)};
   const double sync = sync_s(m, gpu_type, nodes, replicas);
-  if (!std::isfinite(sync)) return BatchChoice{};
-  return vnsim::best_batch(in, progress, replicas, sync);
+  const BatchChoice c = std::isfinite(sync) ? vnsim::best_batch(in, progress, replicas, sync) : BatchChoice{};
+  if (epoch >= 0) best_cache_.emplace(std::move(key), c);
+  return c;
 }
 
 BatchChoice GoodputEstimator::fixed_batch(const JobSpec& job, const std::string& gpu_type, int nodes,

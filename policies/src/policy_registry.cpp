@@ -172,6 +172,7 @@ const std::vector<Entry>& registry() {
          p.greedy_seed = r.flag("greedy_seed", p.greedy_seed);
          p.adaptive_batch = r.flag("adaptive_batch", p.adaptive_batch);
          p.growth_limit = r.number("growth_limit", p.growth_limit);
+         p.max_skipped_rounds = r.whole("max_skipped_rounds", p.max_skipped_rounds, 0, 1000000);
          p.seed = r.seed("seed");
          return std::make_unique<PolluxPolicy>(p);
        },
@@ -182,12 +183,16 @@ const std::vector<Entry>& registry() {
         {"generations", "100", "genetic search generations (fewer when capped by max_row_evaluations)"},
         {"batch_change_gain", "0.05", "least goodput gain for an in-place batch change"},
         {"max_row_evaluations", "2e6", "cap on population x generations x jobs per round"},
-        {"patience", "0", "stop a round's search after this many generations without improvement; 0 = never"},
+        {"patience", "10",
+         "stop a round's search after this many generations without improvement; 0 = never"},
         {"greedy_seed", "1",
          "1: seed each round's search with a greedy allocation; 0: Pollux's own seeds only"},
         {"adaptive_batch", "1", "1: goodput-optimal batch per allocation; 0: each job keeps its own batch"},
         {"growth_limit", "0",
          "F > 0: at most F x the most GPUs a job has run on (Pollux simulator: 2); 0 = no limit"},
+        {"max_skipped_rounds", "10",
+         "reuse the last search's allocation while nothing changed, for up to this many rounds; 0 = search "
+         "every round"},
         {"seed", "0", "seed of the genetic search (replay: --seed unless given here)"}}},
       {"optimus",
        [](ParamReader& r) {

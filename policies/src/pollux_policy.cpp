@@ -70,11 +70,6 @@ struct Row {
   }
 };
 
-struct Individual {
-  std::vector<Row> rows;
-  double fitness = 0;
-};
-
 // Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
 // not std:: distributions (whose algorithms differ between libraries).
 double uniform01(std::mt19937_64& rng) {
@@ -93,8 +88,14 @@ BatchChoice batch_for(GoodputEstimator& estimator, bool adaptive, const JobSpec&
 
 }  // namespace
 
+struct PolluxPolicy::Individual {
+  std::vector<Row> rows;
+  double fitness = 0;
+};
+
 struct PolluxPolicy::Population {
   std::vector<JobIndex> jobs;          // column order
+  std::vector<int> max_gpus;           // per column: the search's cap on the job's GPUs
   std::vector<std::vector<Row>> rows;  // per individual, best first
 };
 
@@ -376,6 +377,13 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   // and the current allocation.
   Individual current;
   for (const Search::Job& j : search.jobs) current.rows.push_back(j.current);
+  if (unchanged_since_last_search(search)) {
+    ++skipped_in_a_row_;
+    last_generations_ = 0;
+    return targets_for(input, search, current);
+  }
+  skipped_in_a_row_ = 0;
+  ++searches_;
   std::vector<Individual> pop;
   pop.push_back(current);
   // Plus one seed that gives every job without GPUs one free GPU, in GA
@@ -475,12 +483,43 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   last_generations_ = g;
   std::stable_sort(pop.begin(), pop.end(), better);
   auto next = std::make_shared<Population>();
-  for (const Search::Job& j : search.jobs) next->jobs.push_back(j.index);
+  for (const Search::Job& j : search.jobs) {
+    next->jobs.push_back(j.index);
+    next->max_gpus.push_back(j.max_gpus);
+  }
   for (const Individual& ind : pop) next->rows.push_back(ind.rows);
   previous_ = std::move(next);
+  return targets_for(input, search, pop.front());
+}
 
+bool PolluxPolicy::unchanged_since_last_search(const Search& search) const {
+  const std::vector<Search::Job>& jobs = search.jobs;
+  if (params_.max_skipped_rounds == 0 || skipped_in_a_row_ >= params_.max_skipped_rounds) return false;
+  if (!previous_ || previous_->rows.empty() || previous_->jobs.size() != jobs.size()) return false;
+  // The same jobs, each on the GPUs last round's best allocation gave it
+  // (nothing arrived, ended, failed to start or was moved by the engine),
+  // each with the same cap on its GPUs (growth_limit raises it).
+  std::vector<std::pair<JobIndex, std::size_t>> at;  // job -> its column last round, sorted
+  at.reserve(jobs.size());
+  for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace_back(previous_->jobs[k], k);
+  std::sort(at.begin(), at.end());
+  const std::vector<Row>& best = previous_->rows.front();
+  for (const Search::Job& j : jobs) {
+    const auto it = std::lower_bound(at.begin(), at.end(), std::make_pair(j.index, std::size_t{0}));
+    if (it == at.end() || it->first != j.index || !best[it->second].same_as(j.current) ||
+        previous_->max_gpus[it->second] != j.max_gpus)
+      return false;
+  }
+  return true;
+}
+
+std::vector<Decision> PolluxPolicy::targets_for(const SchedulerInput& input, const Search& search,
+                                                const Individual& best) {
   // The best allocation, with each job's goodput-maximising batch.
-  const Individual& best = pop.front();
+  const Cluster& cluster = input.view->cluster();
+  const std::string gpu_type = cluster.gpu(0).type;
+  const double now = input.now_s;
+  const std::size_t n_jobs = search.jobs.size();
   last_round_.clear();
   std::vector<TargetAllocation> targets;
   for (std::size_t j = 0; j < n_jobs; ++j) {

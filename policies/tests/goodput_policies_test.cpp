@@ -263,6 +263,45 @@ TEST(GoodputEstimator, FixedBatchGoodputIsThroughputTimesEfficiencyOfTheOwnBatch
   EXPECT_EQ(e.fixed_batch_goodput(job("b", "cifar10", 2, 10), "T4", 0, 1, 4).goodput, 0);
 }
 
+TEST(GoodputEstimator, MemoisedBestEqualsAFreshEstimateInEveryEpoch) {
+  // One estimator asked in turn across cifar10's epochs (and back), against
+  // a fresh estimator per question: the memo per epoch must give the very
+  // same choice, and a new epoch a new one.
+  World w(4);
+  const JobSpec j = job("a", "cifar10", 128, 39062);
+  const NoiseScaleProfile* noise = NoiseScaleCatalog::builtin().find("cifar10");
+  ASSERT_NE(noise, nullptr);
+  ASSERT_GE(noise->epoch_end.size(), 3u);
+  GoodputEstimator memo;
+  memo.use_topology(w.topology);
+  std::vector<double> progress;
+  for (std::size_t e = 0; e < 3; ++e) {
+    const double lo = e == 0 ? 0.0 : noise->epoch_end[e - 1];
+    progress.push_back(lo);
+    progress.push_back(0.5 * (lo + noise->epoch_end[e]));
+  }
+  progress.push_back(noise->epoch_end.back() * 2);
+  progress.push_back(progress[1]);  // back to the first epoch
+  int distinct = 0;
+  double last_goodput = -1;
+  for (double x : progress)
+    for (const auto& [nodes, gpus] : std::vector<std::pair<int, int>>{{1, 1}, {1, 4}, {2, 8}, {4, 16}}) {
+      GoodputEstimator fresh;
+      fresh.use_topology(w.topology);
+      const BatchChoice a = memo.best(j, "T4", x, nodes, gpus);
+      const BatchChoice b = fresh.best(j, "T4", x, nodes, gpus);
+      EXPECT_EQ(a.goodput, b.goodput) << x << " " << nodes << " " << gpus;
+      EXPECT_EQ(a.global_batch, b.global_batch);
+      EXPECT_EQ(a.accumulation_steps, b.accumulation_steps);
+      EXPECT_EQ(a.iteration_s, b.iteration_s);
+      if (nodes == 1 && gpus == 4 && a.goodput != last_goodput) {
+        ++distinct;
+        last_goodput = a.goodput;
+      }
+    }
+  EXPECT_GE(distinct, 3);  // the epochs do differ
+}
+
 TEST(GoodputEstimator, RingsOnAnyGpuTypeMayUseTheLargerNodesOfAnotherType) {
   // K80s sit 2 per node: 8 of them on one node do not exist, unless the
   // ring may lie on any type's GPUs (Pollux, Optimus), where it is the ring
@@ -323,7 +362,9 @@ TEST(Pollux, LargeProblemsRunFewerGenerations) {
   World w(16);
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 1000; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000, i));
-  PolluxPolicy p;
+  PolluxParams params;
+  params.patience = 0;  // every generation the cap allows
+  PolluxPolicy p(params);
   const auto ds = p.decide(w.input(0, jobs));
   EXPECT_EQ(p.last_generations(), 20);
   EXPECT_LE(p.last_round().size(), 64u);  // at most one job per GPU
@@ -338,7 +379,9 @@ TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
   // job runs there, so nothing beats it: exactly 5 generations.
   std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 39062)};
   World full_world(2);
-  PolluxPolicy full;
+  PolluxParams every_generation;
+  every_generation.patience = 0;
+  PolluxPolicy full(every_generation);
   full.decide(full_world.input(0, jobs));
   EXPECT_EQ(full.last_generations(), 100);
   ASSERT_EQ(full.last_round().count(0), 1u);
@@ -346,6 +389,7 @@ TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
   World w(2);
   PolluxParams params;
   params.patience = 5;
+  params.max_skipped_rounds = 0;  // the next round searches although nothing changed
   PolluxPolicy p(params);
   const auto first = p.decide(w.input(0, jobs));
   EXPECT_GE(p.last_generations(), 5);
@@ -362,6 +406,64 @@ TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
   EXPECT_EQ(p.last_generations(), 5);
 }
 
+TEST(Pollux, UnchangedRoundsReuseTheLastSearch) {
+  // One cifar10 job on 2 nodes x 4 T4, max_skipped_rounds 2. The job runs
+  // where round 0 put it, so rounds 60 and 120 change nothing: they keep its
+  // allocation without a search. Round 180 has skipped twice in a row and
+  // searches; a job arriving at 240 changes the job set, so 240 searches.
+  std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 39062), job("b", "cifar10", 128, 1000, 200)};
+  const std::vector<JobSpec> only_a(jobs.begin(), jobs.begin() + 1);
+  PolluxParams params;
+  params.max_skipped_rounds = 2;
+  params.patience = 0;
+  PolluxPolicy p(params);
+  World w0(2);
+  const auto first = p.decide(w0.input(0, only_a));
+  EXPECT_EQ(p.searches(), 1);
+  ASSERT_EQ(p.last_round().count(0), 1u);
+  const PolluxPolicy::Chosen chosen = p.last_round().at(0);
+  const StartJob* s = nullptr;
+  for (const Decision& d : first)
+    if (s == nullptr) s = std::get_if<StartJob>(&d);
+  ASSERT_NE(s, nullptr);
+  for (double t : {60.0, 120.0}) {
+    World w(2);
+    const auto ds = p.decide(w.running_job_0(t, only_a, *s));
+    EXPECT_EQ(p.searches(), 1) << t;
+    EXPECT_EQ(p.last_generations(), 0) << t;
+    ASSERT_EQ(p.last_round().count(0), 1u);
+    EXPECT_EQ(p.last_round().at(0).gpus, chosen.gpus);
+    EXPECT_EQ(p.last_round().at(0).nodes, chosen.nodes);
+    for (const Decision& d : ds) EXPECT_FALSE(std::holds_alternative<StartJob>(d)) << describe(ds);
+  }
+  World w180(2);
+  p.decide(w180.running_job_0(180, only_a, *s));
+  EXPECT_EQ(p.searches(), 2);
+  EXPECT_EQ(p.last_generations(), 100);
+  World w240(2);
+  SchedulerInput in = w240.running_job_0(240, jobs, *s);
+  in.queued.push_back(QueuedJob{1, &jobs[1], 0, -1});
+  p.decide(in);
+  EXPECT_EQ(p.searches(), 3);
+
+  // A job that is not where the last search put it (here: it never
+  // started) makes the round search; so does the default, every round.
+  PolluxPolicy q(params);
+  World v0(2);
+  q.decide(v0.input(0, only_a));
+  World v60(2);
+  q.decide(v60.input(60, only_a));
+  EXPECT_EQ(q.searches(), 2);
+  PolluxParams every_round;
+  every_round.max_skipped_rounds = 0;
+  PolluxPolicy every(every_round);
+  World u0(2);
+  every.decide(u0.input(0, only_a));
+  World u60(2);
+  every.decide(u60.running_job_0(60, only_a, *s));
+  EXPECT_EQ(every.searches(), 2);
+}
+
 TEST(Pollux, ThousandQueuedJobsOn2500Gpus) {
   // 625 nodes x 4 T4 = 2,500 GPUs, 1,000 queued jobs: 20 generations (as
   // above). More GPUs than jobs and a harmonic mean that a job without GPUs
@@ -369,7 +471,9 @@ TEST(Pollux, ThousandQueuedJobsOn2500Gpus) {
   World w(625);
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 1000; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000, i));
-  PolluxPolicy p;
+  PolluxParams params;
+  params.patience = 0;  // every generation the cap allows
+  PolluxPolicy p(params);
   const auto ds = p.decide(w.input(0, jobs));
   EXPECT_EQ(p.last_generations(), 20);
   EXPECT_EQ(p.last_round().size(), 1000u);

@@ -37,6 +37,10 @@ struct NoiseScaleProfile {
   std::vector<std::vector<double>> grad_var;  // [batch][epoch], >= 0
 
   bool per_batch() const { return !epoch_end.empty(); }
+  // With per-batch statistics, the epoch whose statistics a step at
+  // `progress_units` sees: phi_at(progress, batch) depends on the progress
+  // only through it. -1 without per-batch statistics.
+  int epoch_at(double progress_units) const;
   // Log-linear between knots, constant outside them.
   double phi_at(double progress_units) const;
   // phi seen by a step at global batch `batch`: the per-batch statistics

@@ -41,6 +41,10 @@ class GoodputEstimator {
 
   // The goodput-maximising batch and accumulation on (nodes, replicas), at
   // `progress` (scale-invariant iterations). Goodput 0 when nothing fits.
+  // With per-batch noise statistics the answer depends on the progress only
+  // through its epoch, so it is memoised per (model, type, nodes, replicas,
+  // epoch) for as long as the topology stays: round-based policies ask
+  // again every round for the same jobs.
   BatchChoice best(const JobSpec& job, const std::string& gpu_type, double progress, int nodes, int replicas);
 
   // The job's own global batch on `replicas` GPUs, with the fewest
@@ -71,6 +75,7 @@ class GoodputEstimator {
   const Topology* topology_ = nullptr;
   bool rings_on_any_type_ = false;
   std::map<std::tuple<std::string, std::string, int, int>, double> sync_cache_;
+  std::map<std::tuple<std::string, std::string, int, int, int>, BatchChoice> best_cache_;
 };
 
 }  // namespace vnsim
