@@ -118,13 +118,7 @@ struct StagedRegistration {
 
 void write_skipped_rows(const std::filesystem::path& path, const std::vector<TraceIssue>& skipped) {
   std::ofstream f(path);
-  f << "file,line,reason,kind\n";
-  for (const auto& s : skipped) {
-    std::string reason = s.reason;
-    std::string quoted;
-    for (char c : reason) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
-    f << '"' << s.file << "\"," << s.line << ",\"" << quoted << "\"," << to_string(s.kind) << "\n";
-  }
+  f << skipped_rows_csv(skipped);
   if (!f) throw InputError(path.string() + ": cannot write");
 }
 
