@@ -11,6 +11,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "allocations_csv.hpp"
 #include "args.hpp"
@@ -22,6 +23,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
+#include "vnsim/policies/placement.hpp"
 #include "vnsim/policies/policy.hpp"
 #include "vnsim/policies/vc_quota_policy.hpp"
 #include "vnsim/sim/node_events.hpp"
@@ -116,33 +118,39 @@ struct StagedRegistration {
 
 void write_skipped_rows(const std::filesystem::path& path, const std::vector<TraceIssue>& skipped) {
   std::ofstream f(path);
-  f << "file,line,reason,kind\n";
-  for (const auto& s : skipped) {
-    std::string reason = s.reason;
-    std::string quoted;
-    for (char c : reason) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
-    f << '"' << s.file << "\"," << s.line << ",\"" << quoted << "\"," << to_string(s.kind) << "\n";
-  }
+  f << skipped_rows_csv(skipped);
   if (!f) throw InputError(path.string() + ": cannot write");
 }
 
 }  // namespace
 
 const char* replay_usage() {
-  return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]|synthetic-<kind>[:N]> --out DIR\n"
-         "             [--policy NAME (list: vnsim policies)] [--policy-param key=value]...\n"
-         "             [--placement consolidated|first-fit|topology-aware|random|most-free]\n"
-         "             [--format "
-         "pollux-philly|pollux-workload|jsonl|philly-joblog|pai-2020|openb-pods|helios|gavel|tiresias]\n"
-         "             [--seed N] [--fluid-rings (default) | --actor-rings | --quiet-rings]\n"
-         "             [--macro-iterations M]  (docs/PERFORMANCE.md, \"Ring engines\")\n"
-         "             [--contended-macro-s S] [--model-calibration NAME (e.g. sia-artifact)]\n"
-         "             [--vc-quotas FILE|trace [--vc-borrow on|off]]  (docs/POLICIES.md)\n"
-         "             [--bad-rows skip|fail] [--allow-empty] [--quiet] [--hetero-split]\n"
-         "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
-         "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
-         "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai "
-         "openb)\n";
+  // The --placement and --format names come from their registries, so a new
+  // placement or trace format is listed without an edit here.
+  static const std::string usage = [] {
+    std::string placements, formats;
+    for (const std::string& n : placement_names()) placements += (placements.empty() ? "" : "|") + n;
+    for (const std::string& n : trace_format_names()) formats += (formats.empty() ? "" : "|") + n;
+    return "vnsim replay --cluster <preset|file> --trace <file|synthetic[:N]|synthetic-<kind>[:N]> --out "
+           "DIR\n"
+           "             [--policy NAME (list: vnsim policies)] [--policy-param key=value]...\n"
+           "             [--placement " +
+           placements +
+           "]\n"
+           "             [--format " +
+           formats +
+           "]\n"
+           "             [--seed N] [--fluid-rings (default) | --actor-rings | --quiet-rings]\n"
+           "             [--macro-iterations M]  (docs/PERFORMANCE.md, \"Ring engines\")\n"
+           "             [--contended-macro-s S] [--model-calibration NAME (e.g. sia-artifact)]\n"
+           "             [--vc-quotas FILE|trace [--vc-borrow on|off]]  (docs/POLICIES.md)\n"
+           "             [--bad-rows skip|fail] [--allow-empty] [--quiet] [--hetero-split]\n"
+           "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
+           "             [--revocation-rate R] [--failure-rate R]  (docs/ELASTICITY.md, docs/SPOT.md)\n"
+           "             [filters] [construction]  (as for 'vnsim trace convert'; kinds: philly helios pai "
+           "openb)\n";
+  }();
+  return usage.c_str();
 }
 
 namespace {

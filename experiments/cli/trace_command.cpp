@@ -152,14 +152,7 @@ int convert(std::vector<std::string> argv) {
     skipped.insert(skipped.end(), not_written.begin(), not_written.end());
   }
   if (auto path = args.get("--skipped")) {
-    std::string text = "file,line,reason,kind\n";
-    for (const auto& s : skipped) {
-      std::string reason;
-      for (char c : s.reason) reason += c == '"' ? std::string("\"\"") : std::string(1, c);
-      text +=
-          "\"" + s.file + "\"," + std::to_string(s.line) + ",\"" + reason + "\"," + to_string(s.kind) + "\n";
-    }
-    write_text(*path, text);
+    write_text(*path, skipped_rows_csv(skipped));
   }
   if (!args.has("--quiet")) {
     print_issues(skipped, "skipped");

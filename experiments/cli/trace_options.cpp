@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/job_record.hpp"
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/traces/synthetic_traces.hpp"
 
@@ -105,6 +106,14 @@ std::vector<std::string> take_positionals(std::vector<std::string>& argv,
   }
   argv = rest;
   return positionals;
+}
+
+std::string skipped_rows_csv(const std::vector<TraceIssue>& skipped) {
+  std::string text = "file,line,reason,kind\n";
+  for (const auto& s : skipped)
+    text += csv_field(s.file, /*always=*/true) + "," + std::to_string(s.line) + "," +
+            csv_field(s.reason, /*always=*/true) + "," + to_string(s.kind) + "\n";
+  return text;
 }
 
 }  // namespace vnsim::cli

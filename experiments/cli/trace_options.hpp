@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "vnsim/core/job_spec.hpp"
 #include "vnsim/traces/job_preparation.hpp"
+#include "vnsim/traces/trace.hpp"
 
 namespace vnsim::cli {
 
@@ -30,5 +31,9 @@ std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t
 // a flag in `flags_with_values` is that flag's value, not a positional.
 std::vector<std::string> take_positionals(std::vector<std::string>& argv,
                                           const std::set<std::string>& flags_with_values);
+
+// skipped_rows.csv (docs/OUTPUTS.md): file, line, reason, kind of every row
+// a trace read or filter dropped; file and reason always quoted.
+std::string skipped_rows_csv(const std::vector<TraceIssue>& skipped);
 
 }  // namespace vnsim::cli

@@ -1,9 +1,11 @@
 #include "vnsim/policies/fifo_policy.hpp"
 
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "vnsim/core/consolidated_placement.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 
@@ -89,5 +91,12 @@ std::vector<Decision> FifoPolicy::decide(const SchedulerInput& input) {
   }
   return decisions;
 }
+
+namespace {
+const PolicyRegistration kFifo("fifo", 10, ParamTable<NoParams>(),
+                               [](const NoParams&) { return std::make_unique<FifoPolicy>(false); });
+const PolicyRegistration kFifoBackfill("fifo-backfill", 20, ParamTable<NoParams>(),
+                                       [](const NoParams&) { return std::make_unique<FifoPolicy>(true); });
+}  // namespace
 
 }  // namespace vnsim

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <tuple>
 #include <variant>
 
 #include "priority_pass.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -126,5 +128,18 @@ std::optional<double> GandivaPolicy::next_timer_s(double now_s) const {
   if (std::isfinite(next_slice_s_) && next_slice_s_ > now_s) return next_slice_s_;
   return std::nullopt;
 }
+
+namespace {
+const PolicyRegistration kGandiva(
+    "gandiva", 110,
+    ParamTable<GandivaParams>()
+        .number("slice_s", &GandivaParams::slice_s, "time-slice length in seconds when oversubscribed",
+                NumberRange::positive())
+        .placement(&GandivaParams::placement, &GandivaParams::seed)
+        .choice("packing", &GandivaParams::packing, {{"off", false}, {"on", true}},
+                "on: GPU sharing (jobs' gpu_milli shares; two jobs per GPU when oversubscribed, unpacked "
+                "when their combined throughput < 1)"),
+    [](const GandivaParams& p) { return std::make_unique<GandivaPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <tuple>
 
 #include "data_parallel_jobs.hpp"
 #include "type_throughput.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -395,5 +397,26 @@ std::optional<double> GavelPolicy::next_timer_s(double now_s) const {
   if (want_timer_ && next_round_s_ > now_s) return next_round_s_;
   return std::nullopt;
 }
+
+namespace {
+const PolicyRegistration kGavel(
+    "gavel", 90,
+    ParamTable<GavelParams>()
+        .choice("objective", &GavelParams::objective,
+                {{"max_min_fairness", GavelObjective::MaxMinFairness},
+                 {"finish_time_fairness", GavelObjective::FinishTimeFairness},
+                 {"makespan", GavelObjective::Makespan}},
+                "the LP's objective")
+        .number("round_s", &GavelParams::round_s, "round length in seconds", NumberRange::positive())
+        .number("reset_s", &GavelParams::reset_s, "least time between resets of the per-type time counters",
+                NumberRange::non_negative())
+        .placement(&GavelParams::placement, &GavelParams::seed)
+        .choice("space_sharing", &GavelParams::space_sharing, {{"off", false}, {"on", true}},
+                "on: pairs of same-size jobs may share GPUs, half each, at the interference table's rates")
+        .whole("partners_per_class", &GavelParams::partners_per_class, 1, 1000,
+               "space sharing: best partner classes kept per class of identical jobs (caps the LP's pair "
+               "columns)"),
+    [](const GavelParams& p) { return std::make_unique<GavelPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

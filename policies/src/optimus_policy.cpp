@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <queue>
 #include <tuple>
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -154,5 +156,15 @@ std::optional<double> OptimusPolicy::next_timer_s(double now_s) const {
   if (next_round_s_ > now_s) return next_round_s_;
   return std::nullopt;
 }
+
+namespace {
+const PolicyRegistration kOptimus("optimus", 70,
+                                  ParamTable<OptimusParams>()
+                                      .number("interval_s", &OptimusParams::interval_s,
+                                              "scheduling round in seconds", NumberRange::positive())
+                                      .whole("max_gpus_per_job", &OptimusParams::max_gpus_per_job, 1, 1000000,
+                                             "most GPUs one job may get"),
+                                  [](const OptimusParams& p) { return std::make_unique<OptimusPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <tuple>
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
 
 namespace vnsim {
@@ -568,5 +570,38 @@ std::optional<double> PolluxPolicy::next_timer_s(double now_s) const {
   if (next_round_s_ > now_s) return next_round_s_;
   return std::nullopt;
 }
+
+namespace {
+const PolicyRegistration kPollux(
+    "pollux", 60,
+    ParamTable<PolluxParams>()
+        .number("interval_s", &PolluxParams::interval_s, "scheduling round in seconds",
+                NumberRange::positive())
+        .number("restart_s", &PolluxParams::restart_s, "delta of the restart factor (s)",
+                NumberRange::non_negative())
+        .number("p", &PolluxParams::p, "generalised-mean exponent of the speedups (fairness)",
+                {-std::numeric_limits<double>::infinity(), 1, false, false})
+        .whole("population", &PolluxParams::population, 1, 1000000, "genetic search population")
+        .whole("generations", &PolluxParams::generations, 1, 1000000,
+               "genetic search generations (fewer when capped by max_row_evaluations)")
+        .number("batch_change_gain", &PolluxParams::batch_change_gain,
+                "least goodput gain for an in-place batch change")
+        .number("max_row_evaluations", &PolluxParams::max_row_evaluations,
+                "cap on population x generations x jobs per round")
+        .whole("patience", &PolluxParams::patience, 0, 1000000,
+               "stop a round's search after this many generations without improvement; 0 = never")
+        .flag("greedy_seed", &PolluxParams::greedy_seed,
+              "1: seed each round's search with a greedy allocation; 0: Pollux's own seeds only")
+        .flag("adaptive_batch", &PolluxParams::adaptive_batch,
+              "1: goodput-optimal batch per allocation; 0: each job keeps its own batch")
+        .number("growth_limit", &PolluxParams::growth_limit,
+                "F > 0: at most F x the most GPUs a job has run on (Pollux simulator: 2); 0 = no limit",
+                NumberRange::non_negative())
+        .whole("max_skipped_rounds", &PolluxParams::max_skipped_rounds, 0, 1000000,
+               "reuse the last search's allocation while nothing changed, for up to this many rounds; 0 = "
+               "search every round")
+        .seed("seed", &PolluxParams::seed, "seed of the genetic search (replay: --seed unless given here)"),
+    [](const PolluxParams& p) { return std::make_unique<PolluxPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -263,5 +265,24 @@ std::optional<double> SiaPolicy::next_timer_s(double now_s) const {
   if (next_round_s_ > now_s) return next_round_s_;
   return std::nullopt;
 }
+
+namespace {
+const PolicyRegistration kSia(
+    "sia", 80,
+    ParamTable<SiaParams>()
+        .number("interval_s", &SiaParams::interval_s, "scheduling round in seconds", NumberRange::positive())
+        .number("p", &SiaParams::p, "exponent of the normalised goodputs in the ILP objective (non-zero)")
+        .number("no_allocation_penalty", &SiaParams::no_allocation_penalty,
+                "ILP penalty for a job left without GPUs (p < 0)")
+        .whole("max_gpus_per_job", &SiaParams::max_gpus_per_job, 1, 1000000, "most GPUs one job may get")
+        .number("batch_change_gain", &SiaParams::batch_change_gain,
+                "least goodput gain for an in-place batch change")
+        .number("relative_gap", &SiaParams::relative_gap,
+                "ILP stops within this fraction of the optimum (Sia artifact: 1e-4); 0 = optimal",
+                {0, 1, false, true})
+        .whole("max_bb_nodes", &SiaParams::max_bb_nodes, 0, 100000000,
+               "most CBC branch-and-bound nodes per round; 0 = no limit"),
+    [](const SiaParams& p) { return std::make_unique<SiaPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <tuple>
 
 #include "priority_pass.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -84,5 +86,16 @@ std::vector<Decision> SrtfPolicy::decide(const SchedulerInput& input) {
   sort_by_key(keyed);
   return priority_pass(input, candidates_of(keyed), *placement_, /*preemptive=*/true);
 }
+
+namespace {
+ParamTable<ShortestFirstParams> shortest_first_params() {
+  return ParamTable<ShortestFirstParams>().placement(&ShortestFirstParams::placement,
+                                                     &ShortestFirstParams::seed);
+}
+const PolicyRegistration kSjf("sjf", 30, shortest_first_params(),
+                              [](const ShortestFirstParams& p) { return std::make_unique<SjfPolicy>(p); });
+const PolicyRegistration kSrtf("srtf", 40, shortest_first_params(),
+                               [](const ShortestFirstParams& p) { return std::make_unique<SrtfPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <type_traits>
 
 #include "priority_pass.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -121,5 +123,16 @@ std::optional<double> ThemisPolicy::next_timer_s(double now_s) const {
   if (std::isfinite(next_lease_end_s_) && next_lease_end_s_ > now_s) return next_lease_end_s_;
   return std::nullopt;
 }
+
+namespace {
+const PolicyRegistration kThemis(
+    "themis", 100,
+    ParamTable<ThemisParams>()
+        .number("fairness_knob", &ThemisParams::fairness_knob,
+                "f: GPUs go first to the 1-f fraction of jobs with the worst rho", {0, 1, false, true})
+        .number("lease_s", &ThemisParams::lease_s, "lease length in seconds", NumberRange::positive())
+        .placement(&ThemisParams::placement, &ThemisParams::seed),
+    [](const ThemisParams& p) { return std::make_unique<ThemisPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <tuple>
 
 #include "priority_pass.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -108,5 +110,17 @@ std::optional<double> TiresiasPolicy::next_timer_s(double now_s) const {
   if (next_timer_s_ > now_s && std::isfinite(next_timer_s_)) return next_timer_s_;
   return std::nullopt;
 }
+
+namespace {
+const PolicyRegistration kTiresias(
+    "tiresias", 50,
+    ParamTable<TiresiasParams>()
+        .numbers("thresholds", &TiresiasParams::thresholds_gpu_s,
+                 "queue thresholds in GPU-s (K = count + 1 queues)", NumberRange::positive())
+        .number("promote_knob", &TiresiasParams::promote_knob, "starvation promotion knob; 0 = off",
+                NumberRange::non_negative())
+        .placement(&TiresiasParams::placement, &TiresiasParams::seed),
+    [](const TiresiasParams& p) { return std::make_unique<TiresiasPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
 #include "vnsim/policies/placement.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -219,5 +221,18 @@ std::vector<Decision> VfWfsPolicy::decide(const SchedulerInput& input) {
   }
   return out;
 }
+
+namespace {
+const PolicyRegistration kVfWfs(
+    "vf-wfs", 120,
+    ParamTable<VfWfsParams>()
+        .numbers("priorities", &VfWfsParams::priorities,
+                 "priority weights; job j gets priorities[hash(id, seed) mod n]", NumberRange::positive())
+        .choice("mode", &VfWfsParams::mode,
+                {{"in-place", ResizeMode::InPlace}, {"checkpoint-restart", ResizeMode::CheckpointRestart}},
+                "how jobs are resized")
+        .seed("seed", &VfWfsParams::seed, "seed of the priority draw (replay: --seed unless given here)"),
+    [](const VfWfsParams& p) { return std::make_unique<VfWfsPolicy>(p); });
+}  // namespace
 
 }  // namespace vnsim

@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/policies/policy_registration.hpp"
 
 namespace vnsim {
 namespace {
@@ -64,28 +67,97 @@ TEST(PolicyRegistry, ListsParametersWithDefaults) {
   EXPECT_THROW(policy_parameters("nope"), InputError);
 }
 
-// `vnsim policies` prints defaults written as text beside the code that
-// really falls back to them; they must say the same thing.
-TEST(PolicyRegistry, ListedDefaultsAreTheOnesTheCodeUses) {
-  for (const std::string& name : policy_names()) {
-    const auto code = policy_code_defaults(name);
-    const auto listed = policy_parameters(name);
-    EXPECT_EQ(code.size(), listed.size()) << name << ": the code reads other parameters than it lists";
-    for (const PolicyParamInfo& p : listed) {
-      const auto it = code.find(p.key);
-      ASSERT_NE(it, code.end()) << name << ": listed parameter '" << p.key << "' is never read";
-      std::string shown = p.default_value;
-      if (it->second.numeric) {
-        std::vector<double> values;
-        std::size_t start = 0;
-        while (start <= shown.size()) {
-          const std::size_t comma = std::min(shown.find(',', start), shown.size());
-          values.push_back(std::stod(shown.substr(start, comma - start)));
-          start = comma + 1;
-        }
-        shown = PolicyCodeDefault::format(values);
-      }
-      EXPECT_EQ(shown, it->second.text) << name << " " << p.key << ": listed '" << p.default_value << "'";
+// Every listed default, given back as the value, builds the policy: the
+// table prints defaults in the form its own reader takes.
+TEST(PolicyRegistry, EveryListedDefaultReadsBack) {
+  for (const std::string& name : policy_names())
+    for (const PolicyParamInfo& p : policy_parameters(name)) {
+      EXPECT_NO_THROW(make_policy(name, {{p.key, p.default_value}}))
+          << name << " " << p.key << "=" << p.default_value;
+      EXPECT_FALSE(p.range.empty()) << name << " " << p.key;
+      EXPECT_FALSE(p.meaning.empty()) << name << " " << p.key;
+    }
+}
+
+// A table of a made-up policy: defaults come from the Params struct,
+// values are parsed and checked against the row's range.
+struct ToyParams {
+  double interval_s = 60;
+  int count = 4;
+  bool on = true;
+  std::vector<double> weights = {1, 2.5};
+  std::string placement = "most-free";
+  std::uint64_t seed = 9;
+  ResizeMode mode = ResizeMode::CheckpointRestart;
+};
+
+ParamTable<ToyParams> toy_table() {
+  return ParamTable<ToyParams>()
+      .number("interval_s", &ToyParams::interval_s, "round", NumberRange::positive())
+      .whole("count", &ToyParams::count, 1, 8, "how many")
+      .flag("on", &ToyParams::on, "switch")
+      .numbers("weights", &ToyParams::weights, "weights", NumberRange::non_negative())
+      .placement(&ToyParams::placement, &ToyParams::seed)
+      .choice("mode", &ToyParams::mode,
+              {{"in-place", ResizeMode::InPlace}, {"checkpoint-restart", ResizeMode::CheckpointRestart}},
+              "resize");
+}
+
+TEST(PolicyRegistry, ParamTableRowsShowTheStructsDefaultsAndRanges) {
+  std::vector<std::string> shown;
+  const auto table = toy_table();
+  for (const auto& row : table.rows())
+    shown.push_back(row.info.key + "=" + row.info.default_value + " [" + row.info.range + "]");
+  EXPECT_EQ(shown, (std::vector<std::string>{
+                       "interval_s=60 [> 0]",
+                       "count=4 [whole 1..8]",
+                       "on=1 [0 | 1]",
+                       "weights=1,2.5 [numbers >= 0, comma-separated]",
+                       "placement=most-free [consolidated | first-fit | topology-aware | random | most-free]",
+                       "seed=9 [unsigned integer]",
+                       "mode=checkpoint-restart [in-place | checkpoint-restart]",
+                   }));
+}
+
+TEST(PolicyRegistry, ParamTableRowsParseAndRejectOutOfRange) {
+  const auto table = toy_table();
+  auto set = [&table](ToyParams& p, const std::string& key, const std::string& value) {
+    for (const auto& row : table.rows())
+      if (row.info.key == key) return row.set(p, "toy", value);
+    FAIL() << key;
+  };
+  ToyParams p;
+  set(p, "interval_s", "1.5");
+  set(p, "count", "8");
+  set(p, "on", "0");
+  set(p, "weights", "0,3");
+  set(p, "placement", "random");
+  set(p, "seed", "18446744073709551615");
+  set(p, "mode", "in-place");
+  EXPECT_EQ(p.interval_s, 1.5);
+  EXPECT_EQ(p.count, 8);
+  EXPECT_FALSE(p.on);
+  EXPECT_EQ(p.weights, (std::vector<double>{0, 3}));
+  EXPECT_EQ(p.placement, "random");
+  EXPECT_EQ(p.seed, 18446744073709551615ULL);
+  EXPECT_EQ(p.mode, ResizeMode::InPlace);
+  for (const auto& [key, bad] : std::vector<std::pair<std::string, std::string>>{{"interval_s", "0"},
+                                                                                 {"interval_s", "nan"},
+                                                                                 {"interval_s", "x"},
+                                                                                 {"count", "9"},
+                                                                                 {"count", "2.5"},
+                                                                                 {"on", "yes"},
+                                                                                 {"weights", "1,-1"},
+                                                                                 {"weights", "1,"},
+                                                                                 {"placement", "nowhere"},
+                                                                                 {"seed", "-1"},
+                                                                                 {"mode", "inplace"}}) {
+    try {
+      set(p, key, bad);
+      ADD_FAILURE() << key << "=" << bad << " was taken";
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("policy 'toy' parameter '" + key + "': '" + bad + "'"), std::string::npos) << msg;
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/job_record.hpp"
 #include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::real_exec {
@@ -24,14 +25,6 @@ nlohmann::ordered_json stats_json(const ErrorStats& s) {
   j["max"] = s.max;
   j["mean_signed"] = s.mean_signed;
   return j;
-}
-
-// RFC 4180 quoting: job ids are free text.
-std::string csv_field(const std::string& v) {
-  if (v.find_first_of(",\"\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 }  // namespace

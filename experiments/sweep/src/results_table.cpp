@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/job_record.hpp"
 #include "vnsim/sweep/run_executor.hpp"
 
 namespace vnsim::sweep {
@@ -15,13 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string read_text(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -80,13 +74,13 @@ std::string results_row(const RunSpec& run, const std::string& out_dir, bool swe
   } else if (sweep_interrupted) {
     status = "interrupted";  // not started, or stopped by the sweep's SIGINT/SIGTERM
   }
-  std::string row = std::to_string(run.index) + "," + run.id + "," + csv_cell(run.cluster.name) + "," +
-                    csv_cell(run.trace.label) + "," + csv_cell(run.trace_options_text()) + "," +
-                    csv_cell(run.policy.label) + "," +
+  std::string row = std::to_string(run.index) + "," + run.id + "," + csv_field(run.cluster.name) + "," +
+                    csv_field(run.trace.label) + "," + csv_field(run.trace_options_text()) + "," +
+                    csv_field(run.policy.label) + "," +
                     (run.macro_iterations > 0 ? std::to_string(run.macro_iterations) : "") + "," +
-                    std::to_string(run.seed) + "," + status + "," + exit_code + "," + csv_cell(error);
+                    std::to_string(run.seed) + "," + status + "," + exit_code + "," + csv_field(error);
   for (const auto& m : kMetricColumns) row += "," + metric(summary, json::json_pointer(m[1]));
-  return row + "," + csv_cell((fs::path("runs") / run.id).string());
+  return row + "," + csv_field((fs::path("runs") / run.id).string());
 }
 
 void write_results_csv(const std::string& path, const std::vector<std::string>& rows) {

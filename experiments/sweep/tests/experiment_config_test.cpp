@@ -169,7 +169,8 @@ TEST(ExperimentConfig, ErrorsNameTheFileThePathAndTheReason) {
       {"{" + base + R"(, "policies": [{"name": "fifo", "params": {"k": "1"}}]})",
        "exp.json: policies[0].params.k: policy 'fifo' has no such parameter (it has: none)"},
       {"{" + base + R"(, "policies": [{"name": "sjf", "params": {"placement": "scattered"}}]})",
-       "exp.json: policies[0].params: unknown placement 'scattered'"},
+       "exp.json: policies[0].params: policy 'sjf' parameter 'placement': 'scattered' is not one of "
+       "consolidated"},
       {R"({"clusters": ["testbed"], "traces": [{"trace": "synthetic:5", "options": {"load_scale": 2}}], "policies": ["fifo"]})",
        "exp.json: traces[0].options.load_scale: unknown trace option"},
       {R"({"clusters": ["testbed"], "traces": [{"label": "x"}], "policies": ["fifo"]})",

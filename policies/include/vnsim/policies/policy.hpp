@@ -153,23 +153,14 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyParams&
 // search, vf-wfs' priority draw) unless a policy parameter overrides it.
 std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyParams& params,
                                     std::uint64_t run_seed);
+// One row of a policy's parameter table (policy_registration.hpp).
 struct PolicyParamInfo {
   std::string key;
-  std::string default_value;
+  std::string default_value;  // as `--policy-param key=...` would give it
+  std::string range;          // the values accepted, e.g. "> 0", "whole 1..1000000", "off | on"
   std::string meaning;
 };
-// The parameters `name` accepts, with defaults (for `vnsim policies`).
+// The parameters `name` accepts, in its table's order (for `vnsim policies`).
 std::vector<PolicyParamInfo> policy_parameters(const std::string& name);
-
-// The default the code falls back to for each parameter it reads when none
-// is given. `vnsim policies` lists defaults written as text beside the code,
-// so a test compares the two. Numeric defaults are "%.17g" values joined by
-// commas, so 60, 6e1 and 60.0 compare equal once formatted alike.
-struct PolicyCodeDefault {
-  bool numeric = false;
-  std::string text;
-  static std::string format(const std::vector<double>& values);
-};
-std::map<std::string, PolicyCodeDefault> policy_code_defaults(const std::string& name);
 
 }  // namespace vnsim

@@ -39,8 +39,9 @@ struct TraceReadResult {
   std::string format;               // format name actually used
 };
 
-// Format names: "pollux-philly", "pollux-workload", "jsonl", "philly-joblog",
-// "pai-2020", "openb-pods", "helios", "gavel", "tiresias" (docs/TRACES.md).
+// The format names, in detection order (docs/TRACES.md): `vnsim replay`'s
+// usage lists them, and each has a seed corpus tests/fuzz_corpus/<name>/
+// (FuzzCorpus.OneSeedFolderPerFormat), from which the fuzz targets are made.
 std::vector<std::string> trace_format_names();
 // Looks at the first non-empty line; throws InputError when unrecognised.
 std::string detect_trace_format(const std::string& path);
