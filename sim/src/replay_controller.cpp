@@ -93,9 +93,18 @@ void ReplayController::step(double now) {
   refresh_fluid_rates(now);  // after every start and stop at this instant
   driver_.update_timer(now, recorder_.all_done());
   if (driver_.guard_against_idle_deadlock(now)) last_event_s_ = std::max(last_event_s_, now);
+  drop_stale_ends();
   if (in_.options.progress)
     in_.options.progress(
         ReplayProgress{recorder_.jobs_done(), in_.jobs.size(), now, first_submit_s_, last_submit_s_});
+}
+
+// A restart, stop or speed change leaves the job's old end in the heap
+// (its epoch is then out of date). Dropped from the top here, it no longer
+// wakes the controller, and the policy, at a time when nothing happens.
+void ReplayController::drop_stale_ends() {
+  while (!analytic_ends_.empty() && state_[analytic_ends_.top().job].epoch != analytic_ends_.top().epoch)
+    analytic_ends_.pop();
 }
 
 void ReplayController::process_completions(double now) {

@@ -113,6 +113,7 @@ class ReplayController final : private PolicyExecutor {
 
   // One wake at `now`, in the documented order.
   void step(double now);
+  void drop_stale_ends();
   void process_completions(double now);
   void process_ends(const std::vector<AnalyticEnd>& ends);  // sorted by time, then job
   std::optional<double> next_wake_s() const;

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Scaling bench (issue 21): N Philly-like jobs (`vnsim trace generate --kind
+# philly`) on a V100 cluster scaled with N at constant load per GPU: N / 800
+# nodes of 8 V100 (1,250 nodes = 50 racks x 25 nodes = 10,000 GPUs at 1M
+# jobs), racks of 25 nodes with 2:1 uplinks, arrivals at RATE_PER_GPU jobs
+# per GPU-hour. Prints wall, CPU, peak RSS and GPU utilisation (busy
+# GPU-seconds between the first and the last submission) per policy. Generates the trace
+# and the cluster in a scratch folder; commits nothing.
+#   bench/scale.sh [BUILD_DIR] [JOBS (10000)] [POLICIES ("fifo tiresias gavel pollux sia")] [RATE_PER_GPU (0.15)]
+# SCALE_TIMEOUT_S stops each run after that many seconds (default: none).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-"$root/build"}
+jobs=${2:-10000}
+policies=${3:-"fifo tiresias gavel pollux sia"}
+rate_per_gpu=${4:-0.15}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+nodes=$(((jobs + 799) / 800))
+racks=$(((nodes + 24) / 25))
+gpus=$((nodes * 8))
+rate=$(python3 -c "print($rate_per_gpu * $gpus)")
+python3 - "$work/cluster.json" "$nodes" "$racks" <<'PY'
+import json, sys
+path, nodes, racks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+spec = {"name": f"scale-{nodes}x8-v100",
+        "description": "bench/scale.sh: racks of 25 nodes x 8 V100, 2:1 uplinks",
+        "defaults": {"gpus": 8, "gpu_type": "V100",
+                     "intra": {"kind": "nvlink", "bandwidth_gbps": 2400, "latency_us": 1},
+                     "nic": {"bandwidth_gbps": 100, "latency_us": 1}},
+        "racks": []}
+left = nodes
+for r in range(racks):
+    n = min(25, left)
+    left -= n
+    spec["racks"].append({"name": f"r{r}", "oversubscription": 2, "uplink_latency_us": 1,
+                          "nodes": [{"name_prefix": f"r{r}n", "count": n}]})
+json.dump(spec, open(path, "w"), indent=1)
+PY
+"$build/vnsim" trace generate --kind philly --jobs "$jobs" --rate "$rate" --seed 1 --out "$work/trace.jsonl" >/dev/null
+echo "jobs=$jobs nodes=$nodes racks=$racks gpus=$gpus rate=${rate}/h"
+for p in $policies; do
+  if /usr/bin/time -o "$work/time.txt" -f "%e %U %M" timeout "${SCALE_TIMEOUT_S:-0}" "$build/vnsim" replay --cluster "$work/cluster.json" \
+      --trace "$work/trace.jsonl" --policy "$p" --out "$work/$p" --quiet; then
+    read -r wall cpu rss <"$work/time.txt"
+    util=$(python3 - "$work/$p/allocations.csv" "$work/trace.jsonl" "$gpus" <<'PY'
+import csv, json, sys
+# Busy GPU-seconds while jobs still arrive (first to last submission), over
+# what the cluster had then: a long tail after the last arrival would
+# otherwise dilute it.
+submits = [json.loads(line)["submit_s"] for line in open(sys.argv[2])]
+lo, hi = min(submits), max(submits)
+def width(res):
+    n = 0
+    for part in res.split():
+        a, _, b = part.partition("-")
+        n += int(b or a) - int(a) + 1
+    return n
+busy, held = 0.0, {}
+for r in csv.DictReader(open(sys.argv[1])):
+    t, key = float(r["time"]), (r["job_id"], r["allocated_resources"])
+    share = width(r["allocated_resources"]) * int(r["gpu_milli"]) / 1000
+    if r["event"] == "take":
+        held[key] = (t, share)
+    elif key in held:
+        start, share = held.pop(key)
+        busy += share * max(0.0, min(t, hi) - max(start, lo))
+print(f"{busy / (int(sys.argv[3]) * (hi - lo)):.3f}")
+PY
+)
+    echo "policy=$p wall_s=$wall cpu_s=$cpu peak_rss_mb=$((rss / 1024)) gpu_utilisation=$util"
+  else
+    echo "policy=$p failed (exit $?)"
+  fi
+done
