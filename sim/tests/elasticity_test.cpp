@@ -300,5 +300,25 @@ TEST(VfWfsInEngine, SecondJobHalvesTheFirstInPlaceAndBothComplete) {
   EXPECT_EQ(r.jobs[0].gpus.size(), 4u);
 }
 
+// A parameter-server job runs only on its requested GPUs: vf-wfs leaves it
+// out of the sharing instead of halving it, which the engine could not run
+// ("placement has 4 GPUs, job requests 5" before vf-wfs knew rigid jobs).
+TEST(VfWfsInEngine, AParameterServerJobKeepsItsGpusWhileAnotherJobShares) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  JobSpec ps = testing::make_job("p", 0.0, bert(), 5, 200);
+  ps.ps.servers = 1;
+  JobSpec b = testing::make_job("b", 1.0, bert(), 8, 200);
+  VfWfsPolicy policy;
+  const ReplayResult r = replay(cluster, {ps, b}, policy);
+  testing::expect_no_overcommit(r, cluster.gpu_count());
+  ASSERT_EQ(r.jobs[0].state, FinalState::Completed) << r.jobs[0].reason;
+  ASSERT_EQ(r.jobs[1].state, FinalState::Completed) << r.jobs[1].reason;
+  // p holds its 5 GPUs from start to end; b starts at once on 2 of the 3
+  // free ones (a power of 2) and grows when p ends.
+  EXPECT_EQ(r.jobs[0].restarts, 0);
+  EXPECT_EQ(r.jobs[0].gpus.size(), 5u);
+  EXPECT_EQ(r.jobs[1].start_s, 1.0);
+}
+
 }  // namespace
 }  // namespace vnsim
