@@ -8,7 +8,9 @@
 
 #include "allocation_log_check.hpp"
 #include "sim_test_support.hpp"
+#include "vnsim/core/layout_perf.hpp"
 #include "vnsim/core/perf_model.hpp"
+#include "vnsim/core/transformer_models.hpp"
 #include "vnsim/policies/fifo_policy.hpp"
 #include "vnsim/policies/vf_wfs_policy.hpp"
 #include "vnsim/sim/replay.hpp"
@@ -180,6 +182,36 @@ TEST(Checkpoints, PreemptionLosesTheWorkSinceTheLastCheckpointAndPaysARestore) {
   EXPECT_DOUBLE_EQ(r.jobs[0].lost_work_s, 50);
   const auto kept = static_cast<long long>(std::floor(200 / t));
   const double restore = 30 + kBertStateBytes / 1.25e9;
+  EXPECT_NEAR(r.jobs[0].finish_s, at + restore + static_cast<double>(2000 - kept) * t, 1e-6);
+  EXPECT_EQ(r.jobs[0].restarts, 1);
+}
+
+// A DP x TP x PP job's model (gpt-1.3b) is not in the data-parallel catalog:
+// its restore reads 14 B per parameter of the transformer model (the run
+// used to stop with "unknown model 'gpt-1.3b'").
+TEST(Checkpoints, ALayoutJobRestoresItsTransformerState) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  JobSpec job;
+  job.id = "g";
+  job.model = "gpt-1.3b";
+  job.gpus = 4;
+  job.tp = 2;
+  job.pp = 2;
+  job.global_batch = 16;
+  job.iterations = 2000;
+  const Topology topo(cluster);
+  const double t = layout_iteration_s(topo, GpuCatalog::builtin(), job, {0, 1, 2, 3});
+  ReplayOptions options;
+  options.checkpoint_interval_s = 100;
+  const double at = 250;
+  ASSERT_LT(at, 2000 * t);
+  OneActionPolicy policy({0, 1, 2, 3}, at, PreemptJob{0});
+  const ReplayResult r = replay(cluster, {job}, policy, options);
+  ASSERT_EQ(r.jobs[0].state, FinalState::Completed) << r.jobs[0].reason;
+  EXPECT_DOUBLE_EQ(r.jobs[0].lost_work_s, 50);
+  const auto kept = static_cast<long long>(std::floor(200 / t));
+  const double state = 14 * find_transformer_model("gpt-1.3b")->parameter_count();
+  const double restore = 30 + state / 1.25e9;
   EXPECT_NEAR(r.jobs[0].finish_s, at + restore + static_cast<double>(2000 - kept) * t, 1e-6);
   EXPECT_EQ(r.jobs[0].restarts, 1);
 }
