@@ -6,6 +6,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "vnsim/core/parallel_layout.hpp"
+#include "vnsim/core/parameter_server_job.hpp"
 #include "vnsim/policies/placement.hpp"
 #include "vnsim/policies/policy_registration.hpp"
 
@@ -19,10 +21,12 @@ int floor_pow2(double x) {
 }
 
 // The job with the lowest weight; ties go to the latest in admission order.
-std::size_t lowest_priority(const std::vector<WfsJob>& jobs, const std::vector<int>& shares, int min_share) {
+// Rigid jobs cannot be halved, only dropped.
+std::size_t lowest_priority(const std::vector<WfsJob>& jobs, const std::vector<int>& shares, int min_share,
+                            bool halving) {
   std::size_t best = jobs.size();
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    if (shares[j] < min_share) continue;
+    if (shares[j] < min_share || (halving && jobs[j].rigid)) continue;
     if (best == jobs.size() || jobs[j].weight <= jobs[best].weight) best = j;
   }
   return best;
@@ -100,6 +104,8 @@ std::vector<int> wfs_shares(const std::vector<WfsJob>& jobs, int gpus) {
     for (std::size_t j = 0; j < n; ++j) {
       if (fixed[j]) continue;
       shares[j] = floor_pow2(static_cast<double>(pool) * jobs[j].weight / weights);
+      // A rigid job below its demand waits for the spare GPUs (below).
+      if (jobs[j].rigid && shares[j] < jobs[j].demand) shares[j] = 0;
       if (shares[j] >= jobs[j].demand) {
         shares[j] = jobs[j].demand;
         fixed[j] = 1;
@@ -113,9 +119,9 @@ std::vector<int> wfs_shares(const std::vector<WfsJob>& jobs, int gpus) {
   // when every job is down to a single GPU.
   int total = std::accumulate(shares.begin(), shares.end(), 0);
   while (total > gpus) {
-    std::size_t j = lowest_priority(jobs, shares, 2);
+    std::size_t j = lowest_priority(jobs, shares, 2, true);
     if (j == n) {
-      j = lowest_priority(jobs, shares, 1);
+      j = lowest_priority(jobs, shares, 1, false);
       total -= shares[j];
       shares[j] = 0;
       continue;
@@ -123,13 +129,18 @@ std::vector<int> wfs_shares(const std::vector<WfsJob>& jobs, int gpus) {
     total -= shares[j] / 2;
     shares[j] /= 2;
   }
-  // Leftover GPUs double the highest-priority jobs (earlier first on ties).
+  // Leftover GPUs double the highest-priority jobs (earlier first on ties)
+  // and start a rigid job whose whole demand fits.
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return jobs[a].weight > jobs[b].weight; });
   int spare = gpus - total;
   for (std::size_t j : order) {
+    if (jobs[j].rigid && shares[j] == 0 && jobs[j].demand <= spare) {
+      shares[j] = jobs[j].demand;
+      spare -= shares[j];
+    }
     while (shares[j] > 0 && shares[j] * 2 <= jobs[j].demand && shares[j] <= spare) {
       spare -= shares[j];
       shares[j] *= 2;
@@ -153,11 +164,23 @@ std::vector<Decision> VfWfsPolicy::decide(const SchedulerInput& input) {
   const ClusterView& view = *input.view;
   const Cluster& cluster = view.cluster();
   int gpus = view.free_total();
-  const auto demand = [](const JobSpec& s) { return std::min(s.gpus, s.effective_virtual_nodes()); };
+  // Parameter-server and layout jobs are rigid: the engine runs them only
+  // on exactly their requested GPUs (fixed servers/workers, fixed layout).
+  // A queued one starts when its whole demand fits in the shares; once
+  // running it keeps its GPUs until it ends, outside the sharing, since it
+  // can be neither halved nor doubled.
+  const auto is_rigid = [](const JobSpec& s) { return is_parameter_server_job(s) || uses_layout(s); };
+  const auto wfs_job = [&](const JobSpec& s) {
+    const bool rigid = is_rigid(s);
+    return WfsJob{weight_of(s.id), rigid ? s.gpus : std::min(s.gpus, s.effective_virtual_nodes()), rigid};
+  };
+  std::vector<const RunningJob*> sharing;  // the running jobs whose shares are computed
   std::vector<WfsJob> jobs;
   for (const RunningJob& r : input.running) {
+    if (is_rigid(*r.spec)) continue;
     gpus += static_cast<int>(r.placement.gpus.size());
-    jobs.push_back(WfsJob{weight_of(r.spec->id), demand(*r.spec)});
+    jobs.push_back(wfs_job(*r.spec));
+    sharing.push_back(&r);
   }
   std::vector<int> shares = wfs_shares(jobs, gpus);
   // Admission, in submission order: a queued job comes in only if no running
@@ -166,11 +189,11 @@ std::vector<Decision> VfWfsPolicy::decide(const SchedulerInput& input) {
   std::vector<const QueuedJob*> admitted;
   for (const QueuedJob& q : input.queued) {
     if (static_cast<int>(jobs.size()) >= gpus) break;
-    const WfsJob candidate{weight_of(q.spec->id), demand(*q.spec)};
+    const WfsJob candidate = wfs_job(*q.spec);
     jobs.push_back(candidate);
     const std::vector<int> trial = wfs_shares(jobs, gpus);
     bool ok = trial.back() > 0;
-    for (std::size_t r = 0; ok && r < input.running.size(); ++r)
+    for (std::size_t r = 0; ok && r < sharing.size(); ++r)
       if (jobs[r].weight > candidate.weight && trial[r] < shares[r]) ok = false;
     if (!ok) {
       jobs.pop_back();
@@ -183,8 +206,8 @@ std::vector<Decision> VfWfsPolicy::decide(const SchedulerInput& input) {
   // Preempt and shrink first, so their GPUs are free for growth and starts.
   std::vector<Decision> out;
   FreeGpus free(view, input.running);
-  for (std::size_t r = 0; r < input.running.size(); ++r) {
-    const RunningJob& job = input.running[r];
+  for (std::size_t r = 0; r < sharing.size(); ++r) {
+    const RunningJob& job = *sharing[r];
     const int held = static_cast<int>(job.placement.gpus.size());
     if (shares[r] == 0) {
       out.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{job.index});
@@ -198,8 +221,8 @@ std::vector<Decision> VfWfsPolicy::decide(const SchedulerInput& input) {
       out.push_back(ResizeJob{job.index, Placement{std::move(keep), {}}, params_.mode, 0});
     }
   }
-  for (std::size_t r = 0; r < input.running.size(); ++r) {
-    const RunningJob& job = input.running[r];
+  for (std::size_t r = 0; r < sharing.size(); ++r) {
+    const RunningJob& job = *sharing[r];
     const int held = static_cast<int>(job.placement.gpus.size());
     if (shares[r] <= held) continue;
     auto extra = growth_gpus(free, job.placement.gpus, shares[r] - held);
@@ -213,7 +236,7 @@ std::vector<Decision> VfWfsPolicy::decide(const SchedulerInput& input) {
   auto placement = make_placement("consolidated");
   for (std::size_t a = 0; a < admitted.size(); ++a) {
     const QueuedJob& q = *admitted[a];
-    const int share = shares[input.running.size() + a];
+    const int share = shares[sharing.size() + a];
     auto gpus_for = placement->place(free, share, q.allowed_types);
     if (!gpus_for) continue;  // fragmented: wait for the next event
     free.take(*gpus_for);

@@ -42,6 +42,20 @@ TEST(WfsShares, WhenEveryoneIsAtOneTheLatestLowestPriorityJobIsDropped) {
   EXPECT_EQ(wfs_shares({{1, 4}, {1, 4}, {1, 4}, {1, 4}, {1, 4}}, 4), (std::vector<int>{1, 1, 1, 1, 0}));
 }
 
+TEST(WfsShares, ARigidJobGetsItsWholeDemandOrNothing) {
+  // 8 GPUs, equal weights, a rigid job of demand 5 and an elastic one of 8:
+  // 8/2 = 4 < 5, so the rigid job gets 0 and is not fixed; the elastic one
+  // gets 4. Spare 4 < 5 cannot start the rigid job; it doubles the elastic
+  // one to 8.
+  EXPECT_EQ(wfs_shares({{1, 5, true}, {1, 8}}, 8), (std::vector<int>{0, 8}));
+  // 16 GPUs: 8 each; the rigid job reaches 5 and gets exactly 5.
+  EXPECT_EQ(wfs_shares({{1, 5, true}, {1, 8}}, 16), (std::vector<int>{5, 8}));
+  // Weights 10 and 1 on 8: 80/11 -> 4 < 5 -> 0, 8/11 -> 1. Spare 7 by
+  // weight: the rigid job's 5 fits (spare 2), then the elastic one doubles
+  // to 2 (spare 1).
+  EXPECT_EQ(wfs_shares({{10, 5, true}, {1, 8}}, 8), (std::vector<int>{5, 2}));
+}
+
 TEST(WfsShares, NoJobsOrNoGpus) {
   EXPECT_TRUE(wfs_shares({}, 8).empty());
   EXPECT_EQ(wfs_shares({{1, 2}}, 0), (std::vector<int>{0}));
@@ -165,6 +179,49 @@ TEST(VfWfsPolicy, DemandIsCappedByTheVirtualNodes) {
   const std::vector<Decision> d = policy.decide(in);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(std::get<StartJob>(d[0]).placement.gpus.size(), 2u);
+}
+
+// A parameter-server job (1 server + 4 workers) runs only on its 5 GPUs:
+// vf-wfs must not shrink it to a power of 2 (the engine would stop with
+// "placement has 4 GPUs, job requests 5").
+TEST(VfWfsPolicy, ARunningParameterServerJobKeepsItsGpus) {
+  Fixture f;
+  VfWfsPolicy policy;
+  f.job("p", 5, 5);
+  f.specs.back()->ps.servers = 1;
+  const JobSpec& ps = *f.specs.back();
+  const JobSpec& b = f.job("b", 8, 8);
+  const std::vector<GpuId> held = {0, 1, 2, 3, 4};
+  f.view.allocate(held, 0);
+  SchedulerInput in;
+  in.view = &f.view;
+  in.running.push_back(RunningJob{0, &ps, spread_virtual_nodes(held, 5), 0, 0, -1});
+  in.queued.push_back(QueuedJob{1, &b});
+  // p is outside the sharing; b shares the 3 free GPUs alone:
+  // floor_pow2(3) = 2, and 2 more cannot double it.
+  const std::vector<Decision> d = policy.decide(in);
+  ASSERT_EQ(d.size(), 1u);
+  const auto& start = std::get<StartJob>(d[0]);
+  EXPECT_EQ(start.job, 1u);
+  EXPECT_EQ(start.placement.gpus.size(), 2u);
+}
+
+TEST(VfWfsPolicy, AQueuedParameterServerJobWaitsForItsWholeDemand) {
+  Fixture f;
+  VfWfsPolicy policy;
+  const JobSpec& a = f.job("a", 8, 8);
+  f.job("p", 5, 5);
+  f.specs.back()->ps.servers = 1;
+  const JobSpec& ps = *f.specs.back();
+  const std::vector<GpuId> all = {0, 1, 2, 3, 4, 5, 6, 7};
+  f.view.allocate(all, 0);
+  SchedulerInput in;
+  in.view = &f.view;
+  in.running.push_back(RunningJob{0, &a, spread_virtual_nodes(all, 8), 0, 0, -1});
+  in.queued.push_back(QueuedJob{1, &ps});
+  // Equal weights on 8: a 4, p 4 < 5 -> 0; the spare 4 doubles a back to 8
+  // and p's 5 does not fit: p is not admitted and a keeps its 8 GPUs.
+  EXPECT_TRUE(policy.decide(in).empty());
 }
 
 TEST(VfWfsPolicy, RegistryParamsAreCheckedWithTheirName) {

@@ -2,11 +2,27 @@
 
 #include <algorithm>
 
+#include "vnsim/core/transformer_models.hpp"
+
 namespace vnsim::sim {
+namespace {
+
+// Of mixed-precision Adam's 16 bytes per parameter (fp16 weights, fp16
+// gradients, fp32 master weights, momentum and variance: 2+2+12, ZeRO,
+// Rajbhandari et al., SC'20, section 3.1) the 2-byte fp16 gradient is
+// rebuilt by the next backward pass, not saved or moved.
+constexpr double kFp16GradientBytesPerParameter = 2;
+
+}  // namespace
 
 // The gradient buffer (one more gradient-sized copy in weight_state_bytes)
-// is rebuilt, not moved.
+// is rebuilt, not moved. A DP x TP x PP job's model is a transformer of the
+// layout model's table (not in the data-parallel catalog): its state is the
+// whole model's, once, whatever its shards.
 double ElasticityCosts::state_bytes(const JobSpec& job) const {
+  if (const TransformerModel* t = find_transformer_model(job.model))
+    return t->parameter_count() *
+           (TransformerModel::kStateBytesPerParameter - kFp16GradientBytesPerParameter);
   const ModelParams& model = models_.at(job.model);
   return std::max(0.0, model.weight_state_bytes - model.gradient_bytes);
 }

@@ -8,7 +8,9 @@
 
 #include "allocation_log_check.hpp"
 #include "sim_test_support.hpp"
+#include "vnsim/core/layout_perf.hpp"
 #include "vnsim/core/perf_model.hpp"
+#include "vnsim/core/transformer_models.hpp"
 #include "vnsim/policies/fifo_policy.hpp"
 #include "vnsim/policies/vf_wfs_policy.hpp"
 #include "vnsim/sim/replay.hpp"
@@ -184,6 +186,36 @@ TEST(Checkpoints, PreemptionLosesTheWorkSinceTheLastCheckpointAndPaysARestore) {
   EXPECT_EQ(r.jobs[0].restarts, 1);
 }
 
+// A DP x TP x PP job's model (gpt-1.3b) is not in the data-parallel catalog:
+// its restore reads 14 B per parameter of the transformer model (the run
+// used to stop with "unknown model 'gpt-1.3b'").
+TEST(Checkpoints, ALayoutJobRestoresItsTransformerState) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  JobSpec job;
+  job.id = "g";
+  job.model = "gpt-1.3b";
+  job.gpus = 4;
+  job.tp = 2;
+  job.pp = 2;
+  job.global_batch = 16;
+  job.iterations = 2000;
+  const Topology topo(cluster);
+  const double t = layout_iteration_s(topo, GpuCatalog::builtin(), job, {0, 1, 2, 3});
+  ReplayOptions options;
+  options.checkpoint_interval_s = 100;
+  const double at = 250;
+  ASSERT_LT(at, 2000 * t);
+  OneActionPolicy policy({0, 1, 2, 3}, at, PreemptJob{0});
+  const ReplayResult r = replay(cluster, {job}, policy, options);
+  ASSERT_EQ(r.jobs[0].state, FinalState::Completed) << r.jobs[0].reason;
+  EXPECT_DOUBLE_EQ(r.jobs[0].lost_work_s, 50);
+  const auto kept = static_cast<long long>(std::floor(200 / t));
+  const double state = 14 * find_transformer_model("gpt-1.3b")->parameter_count();
+  const double restore = 30 + state / 1.25e9;
+  EXPECT_NEAR(r.jobs[0].finish_s, at + restore + static_cast<double>(2000 - kept) * t, 1e-6);
+  EXPECT_EQ(r.jobs[0].restarts, 1);
+}
+
 TEST(Checkpoints, WithoutAnIntervalPreemptionStaysFree) {
   const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
   const JobSpec job = bert_job(2000);
@@ -298,6 +330,26 @@ TEST(VfWfsInEngine, SecondJobHalvesTheFirstInPlaceAndBothComplete) {
   EXPECT_EQ(r.jobs[0].restarts, 2);
   EXPECT_EQ(r.jobs[1].start_s, 100.0);
   EXPECT_EQ(r.jobs[0].gpus.size(), 4u);
+}
+
+// A parameter-server job runs only on its requested GPUs: vf-wfs leaves it
+// out of the sharing instead of halving it, which the engine could not run
+// ("placement has 4 GPUs, job requests 5" before vf-wfs knew rigid jobs).
+TEST(VfWfsInEngine, AParameterServerJobKeepsItsGpusWhileAnotherJobShares) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  JobSpec ps = testing::make_job("p", 0.0, bert(), 5, 200);
+  ps.ps.servers = 1;
+  JobSpec b = testing::make_job("b", 1.0, bert(), 8, 200);
+  VfWfsPolicy policy;
+  const ReplayResult r = replay(cluster, {ps, b}, policy);
+  testing::expect_no_overcommit(r, cluster.gpu_count());
+  ASSERT_EQ(r.jobs[0].state, FinalState::Completed) << r.jobs[0].reason;
+  ASSERT_EQ(r.jobs[1].state, FinalState::Completed) << r.jobs[1].reason;
+  // p holds its 5 GPUs from start to end; b starts at once on 2 of the 3
+  // free ones (a power of 2) and grows when p ends.
+  EXPECT_EQ(r.jobs[0].restarts, 0);
+  EXPECT_EQ(r.jobs[0].gpus.size(), 5u);
+  EXPECT_EQ(r.jobs[1].start_s, 1.0);
 }
 
 }  // namespace

@@ -22,9 +22,8 @@ trap 'rm -rf "$work"' EXIT
 
 policies=(fifo fifo-backfill sjf srtf tiresias pollux optimus sia gavel themis gandiva vf-wfs)
 # Pollux, Optimus, Sia and Gavel look every model up in the data-parallel
-# catalog (no gpt-* layout model) and vf-wfs resizes parameter-server jobs,
-# which the engine refuses, so those take elastic.jsonl.
-flow_policies=" fifo fifo-backfill sjf srtf tiresias themis gandiva "
+# catalog (no gpt-* layout model), so those take elastic.jsonl.
+flow_policies=" fifo fifo-backfill sjf srtf tiresias themis gandiva vf-wfs "
 # name|engine flags (fluid rings are the default ring engine)
 modes=(
   "fluid|"

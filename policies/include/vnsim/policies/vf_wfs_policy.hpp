@@ -10,7 +10,11 @@
 // stay within their demand. A queued job is admitted only if it does not
 // shrink any running job of higher priority. Running jobs whose share
 // changed are resized in place (ResizeJob) with their virtual-node count V
-// fixed, so their global batch and convergence do not change.
+// fixed, so their global batch and convergence do not change. A rigid job
+// (parameter-server or DP x TP x PP layout: its servers/workers or layout
+// are fixed to its requested GPUs) starts only when its whole demand fits in
+// the shares, and once running keeps its GPUs until it ends (never resized
+// or preempted by vf-wfs).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,7 +35,8 @@ struct VfWfsParams {
 // One job's input to the share computation.
 struct WfsJob {
   double weight = 1;
-  int demand = 1;  // most GPUs it may use: min(requested GPUs, V)
+  int demand = 1;      // most GPUs it may use: min(requested GPUs, V); a rigid job's requested GPUs
+  bool rigid = false;  // share is demand or 0, never halved or doubled
 };
 
 // The shares of `jobs` (in admission order: earlier wins ties) on `gpus` GPUs;
