@@ -50,10 +50,11 @@ std::vector<pid_t> processes_mentioning(std::initializer_list<std::string> texts
   return pids;
 }
 
-// One replay that takes a few seconds, for tests that stop a sweep mid-run.
+// One replay that takes tens of seconds, for tests that stop a sweep mid-run
+// (the actor ring engine; the default fluid rings take a fraction of a second).
 const char* const kLongRun =
     R"({"name": "long", "clusters": ["testbed"], "traces": ["synthetic:20", "synthetic:4000"],
-        "policies": ["tiresias"]})";
+        "policies": [{"name": "tiresias", "engine": {"actor_rings": true}}]})";
 
 const char* const kTwoPolicies =
     R"({"name": "t", "clusters": ["testbed"], "traces": ["synthetic:30"], "policies": ["fifo", "fifo-backfill"],
@@ -291,8 +292,8 @@ TEST_P(SweepInterrupt, WritesResultsForFinishedRunsAndMarksTheRestInterrupted) {
   EXPECT_EQ(wait_exit(pid), 130);
   const std::string table = slurp(sweep / "results.csv");
   EXPECT_EQ(count_lines(table), 3) << table;
-  EXPECT_NE(table.find("synthetic:20,,tiresias,,1,ok,"), std::string::npos) << table;
-  EXPECT_NE(table.find("synthetic:4000,,tiresias,,1,interrupted,"), std::string::npos) << table;
+  EXPECT_NE(table.find("synthetic:20,,tiresias [actor-rings],,1,ok,"), std::string::npos) << table;
+  EXPECT_NE(table.find("synthetic:4000,,tiresias [actor-rings],,1,interrupted,"), std::string::npos) << table;
   EXPECT_NE(slurp(dir_ / "bg_err.txt").find("interrupted by SIGINT"), std::string::npos);
   EXPECT_TRUE(processes_mentioning({sweep.string()}).empty());
 }
