@@ -1,12 +1,18 @@
-# vnsim_add_test(NAME SOURCES... LIBS ...): one GoogleTest executable whose
-# tests ctest runs one per process. SimGrid allows a single s4u::Engine per
-# process, so every test must run alone; we apply the same rule everywhere.
+# vnsim_add_test(NAME [SERIAL] SOURCES... LIBS ...): one GoogleTest executable
+# whose tests ctest runs one per process. SimGrid allows a single
+# s4u::Engine per process, so every test must run alone; we apply the same
+# rule everywhere. SERIAL: ctest runs none of them beside another test (for
+# tests that time real MPI collectives, which a concurrent test would slow).
 function(vnsim_add_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "SERIAL" "" "SOURCES;LIBS" ${ARGN})
+  set(serial FALSE)
+  if(ARG_SERIAL)
+    set(serial TRUE)
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
   gtest_discover_tests(${name}
-    PROPERTIES TIMEOUT 300
+    PROPERTIES TIMEOUT 300 RUN_SERIAL ${serial}
     DISCOVERY_TIMEOUT 60)
 endfunction()
