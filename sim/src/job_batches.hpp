@@ -5,8 +5,8 @@
 // issue 6), which re-expresses the work left. No SimGrid.
 #include <vector>
 
-#include "vnsim/core/job_spec.hpp"
 #include "vnsim/core/goodput.hpp"
+#include "vnsim/core/job_spec.hpp"
 #include "vnsim/policies/policy.hpp"
 
 namespace vnsim::sim {
