@@ -95,11 +95,13 @@ BatchChoice GoodputEstimator::fixed_batch(const JobSpec& job, const std::string&
   c.iteration_s = std::numeric_limits<double>::infinity();
   const int max_local = max_local_batch(job, gpu_type);
   const double sync = sync_s(m, gpu_type, nodes, replicas);
-  if (max_local < 1 || replicas > job.global_batch || !std::isfinite(sync)) return c;
+  if (max_local < 1 || replicas > job.global_batch) return c;
   const double local = static_cast<double>(job.global_batch) / replicas;
   c.accumulation_steps = std::max(0, static_cast<int>(std::ceil(local / max_local)) - 1);
   const double micro = local / (c.accumulation_steps + 1);
   c.local_batch = static_cast<int>(std::ceil(micro));
+  // The split that fits memory, even where no canonical ring prices it.
+  if (!std::isfinite(sync)) return c;
   c.iteration_s =
       (c.accumulation_steps + 1) * m.micro_batch_time_s(micro) / gpus_.at(gpu_type).speed_for(m.name) + sync;
   c.throughput = job.global_batch / c.iteration_s;

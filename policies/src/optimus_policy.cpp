@@ -9,6 +9,7 @@
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
+#include "memory_bound_types.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy_registration.hpp"
 
@@ -24,7 +25,7 @@ int nodes_for(int gpus, int gpus_per_node) {
 OptimusPolicy::OptimusPolicy(OptimusParams params) : params_(params) {
   if (!(params_.interval_s > 0)) throw InputError("optimus: interval_s must be > 0");
   if (params_.max_gpus_per_job < 1) throw InputError("optimus: max_gpus_per_job must be >= 1");
-  estimator_.rings_on_any_gpu_type(true);  // it prices every GPU as the first type
+  estimator_.rings_on_any_gpu_type(true);  // it prices a job as one GPU type
 }
 
 OptimusPolicy::Memo& OptimusPolicy::memo(JobIndex job) {
@@ -111,6 +112,9 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   for (const auto& a : active) add(a.second.first, a.second.second);
 
   const std::vector<int> k = allocate(jobs, cluster.gpu_count(), per_node, gpu_type);
+  // GPU counts are compared as the first type; each placement's batch split
+  // is chosen for the least-memory type of its GPUs.
+  const MemoryBoundTypes types(cluster, estimator_);
 
   // Jobs keeping their GPU count keep their GPUs; the rest are packed,
   // smallest first, onto the nodes with the most free GPUs.
@@ -122,8 +126,10 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
     auto it = running.find(index[j]);
     if (it != running.end() && static_cast<int>(it->second->placement.gpus.size()) == k[j]) {
       for (GpuId g : it->second->placement.gpus) --free_on[cluster.gpu(g).node];
+      const std::string& type =
+          types.name(types.of_nodes(gpus_per_node(cluster, it->second->placement.gpus)));
       memo(index[j]).iteration_s =
-          estimator_.fixed_batch(*jobs[j].spec, gpu_type, nodes_for(k[j], per_node), k[j]).iteration_s;
+          estimator_.fixed_batch(*jobs[j].spec, type, nodes_for(k[j], per_node), k[j]).iteration_s;
       continue;
     }
     to_place.push_back(j);
@@ -143,8 +149,12 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
     }
     if (need > 0) t.gpus_per_node.clear();  // cannot happen: the greedy respects the GPU total
     const int gpus = k[j] - need;
-    const BatchChoice c = estimator_.fixed_batch(*jobs[j].spec, gpu_type,
+    // Accumulation for the least-memory GPU it got: each GPU holds the micro-batch.
+    const std::string& type = types.name(types.of_nodes(t.gpus_per_node));
+    const BatchChoice c = estimator_.fixed_batch(*jobs[j].spec, type,
                                                  static_cast<int>(t.gpus_per_node.size()), std::max(1, gpus));
+    // Not even one sample fits those GPUs: the job waits for the next round.
+    if (estimator_.max_local_batch(*jobs[j].spec, type) < 1) t.gpus_per_node.clear();
     t.vn_per_gpu = c.accumulation_steps + 1;
     memo(index[j]).iteration_s = t.gpus_per_node.empty() ? 0 : c.iteration_s;
     targets.push_back(std::move(t));

@@ -11,6 +11,7 @@
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
+#include "memory_bound_types.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy_registration.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
@@ -117,8 +118,8 @@ class PolluxPolicy::Search {
   };
 
   Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-         std::string gpu_type, std::mt19937_64& rng)
-      : params_(params), estimator_(estimator), gpu_type_(std::move(gpu_type)), rng_(rng) {
+         std::mt19937_64& rng)
+      : params_(params), estimator_(estimator), types_(cluster, estimator), rng_(rng) {
     for (const NodeInfo& n : cluster.nodes()) capacity_.push_back(n.gpu_count);
     claimed_.assign(capacity_.size(), 0);
     used_.assign(capacity_.size(), 0);
@@ -132,15 +133,26 @@ class PolluxPolicy::Search {
   const std::vector<int>& capacity() const { return capacity_; }
   int max_gpus() const { return max_gpus_; }
 
-  // Speedup of job j on (nodes, gpus), memoised for the round.
-  double speedup(std::size_t j, int nodes, int gpus) {
+  // The GPU type a row is priced and memory-checked as: the least-memory
+  // type of its nodes (type 0, the first GPU's, on a homogeneous cluster).
+  int row_type(const Row& r) const {
+    int type = r.n > 0 ? types_.of_node(r.node[0]) : 0;
+    for (int i = 1; i < r.n; ++i) type = types_.smaller(type, types_.of_node(r.node[i]));
+    return type;
+  }
+  const std::string& type_name(int type) const { return types_.name(type); }
+
+  // Speedup of job j on (nodes, gpus) of `type`, memoised for the round.
+  double speedup(std::size_t j, int nodes, int gpus, int type = 0) {
     if (gpus == 0) return 0;
     if (nodes > max_nodes_ || gpus > jobs[j].max_gpus) return 0;
     std::vector<float>& table = tables_[j];
-    if (table.empty()) table.assign(static_cast<std::size_t>(max_nodes_) * max_gpus_, -1.0f);
-    float& cell = table[static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
+    const std::size_t per_type = static_cast<std::size_t>(max_nodes_) * max_gpus_;
+    if (table.empty()) table.assign(per_type * static_cast<std::size_t>(types_.count()), -1.0f);
+    float& cell = table[per_type * static_cast<std::size_t>(type) +
+                        static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
     if (cell < 0) {
-      const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, gpu_type_,
+      const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, types_.name(type),
                                       jobs[j].progress, nodes, gpus);
       cell = static_cast<float>(c.goodput / jobs[j].base_goodput);
     }
@@ -154,7 +166,7 @@ class PolluxPolicy::Search {
     double log_sum = 0;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       Row& r = ind.rows[j];
-      double s = speedup(j, r.n, r.gpus());
+      double s = speedup(j, r.n, r.gpus(), row_type(r));
       if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
       if (jobs[j].running && r.n > 0 && !r.same_as(jobs[j].current)) s *= jobs[j].restart_factor;
       if (params_.p == 0)
@@ -268,7 +280,7 @@ class PolluxPolicy::Search {
  private:
   const PolluxParams& params_;
   GoodputEstimator& estimator_;
-  std::string gpu_type_;
+  MemoryBoundTypes types_;
   std::mt19937_64& rng_;
   std::vector<int> capacity_;
   std::vector<char> claimed_;
@@ -289,7 +301,7 @@ PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.s
     throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
   if (params_.patience < 0) throw InputError("pollux: patience must be >= 0");
-  estimator_.rings_on_any_gpu_type(true);  // it prices every GPU as the first type
+  estimator_.rings_on_any_gpu_type(true);  // it prices a job as one GPU type
 }
 
 PolluxPolicy::Memo& PolluxPolicy::memo(JobIndex job) {
@@ -320,7 +332,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     m.last_update_s = now;
   }
 
-  Search search(params_, estimator_, cluster, gpu_type, rng_);
+  Search search(params_, estimator_, cluster, rng_);
   struct Active {
     double attained;
     double submit;
@@ -518,8 +530,6 @@ bool PolluxPolicy::unchanged_since_last_search(const Search& search) const {
 std::vector<Decision> PolluxPolicy::targets_for(const SchedulerInput& input, const Search& search,
                                                 const Individual& best) {
   // The best allocation, with each job's goodput-maximising batch.
-  const Cluster& cluster = input.view->cluster();
-  const std::string gpu_type = cluster.gpu(0).type;
   const double now = input.now_s;
   const std::size_t n_jobs = search.jobs.size();
   last_round_.clear();
@@ -534,14 +544,21 @@ std::vector<Decision> PolluxPolicy::targets_for(const SchedulerInput& input, con
       continue;
     }
     const int gpus = row.gpus();
-    const BatchChoice c =
-        batch_for(estimator_, params_.adaptive_batch, *job.spec, gpu_type, job.progress, row.n, gpus);
+    // Chosen for the least-memory type of its GPUs, so that every GPU holds
+    // the micro-batch.
+    const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *job.spec,
+                                    search.type_name(search.row_type(row)), job.progress, row.n, gpus);
+    const bool moves = !job.running || !row.same_as(job.current);
+    if (moves && !(c.goodput > 0)) {  // cannot run there: fitness gives such rows back, so a guard only
+      if (job.running) targets.push_back(TargetAllocation{job.index, {}, 0, 1, false});
+      m.rate = 0;
+      continue;
+    }
     last_round_[job.index] = Chosen{gpus, row.n, c};
     const int batch_now = m.batch > 0 ? m.batch : job.spec->global_batch;
     TargetAllocation t{job.index, row.pairs(), c.global_batch, c.accumulation_steps + 1, false, batch_now};
     const NoiseScaleProfile* noise = estimator_.noise(*job.spec);
     const double m0 = noise != nullptr ? noise->initial_batch : std::max(1, job.spec->global_batch);
-    const bool moves = !job.running || !row.same_as(job.current);
     if (!moves) {
       // Same GPUs: change the batch in place only when it pays.
       const int batch = batch_now;

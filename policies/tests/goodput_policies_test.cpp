@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -11,6 +12,8 @@
 
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/model_catalog.hpp"
 #include "vnsim/policies/optimus_policy.hpp"
 #include "vnsim/policies/pollux_policy.hpp"
 
@@ -328,6 +331,74 @@ TEST(Pollux, UsesMoreGpusPerNodeThanItsFirstTypesNodesHold) {
   ASSERT_EQ(p.last_round().count(0), 1u);
   const PolluxPolicy::Chosen& c = p.last_round().at(0);
   EXPECT_GT(c.gpus, 2 * c.nodes);
+}
+
+// One node of 2 V100 (16 GiB) first, then one of 2 K80 (12 GiB): the first
+// type has the most memory (Gavel's simulated cluster lists V100 first).
+ClusterSpec v100_then_k80() {
+  return pcie_rack("v100-k80", {{2, "V100"}, {2, "K80"}}, 12.5e9);
+}
+
+// "" when every start and resize of `ds` fits the memory of each of its
+// GPUs (the engine's check: the model's memory at batch / virtual nodes),
+// else the first that does not. A start runs the job's own batch; a resize
+// its new one; a start followed by a resize of the same job in the same
+// round is checked at the resize's batch.
+std::string memory_misfits(const World& w, const std::vector<JobSpec>& jobs,
+                           const std::vector<Decision>& ds) {
+  const GpuCatalog& gpus = GpuCatalog::builtin();
+  std::map<JobIndex, std::pair<Placement, int>> final_of;  // job -> (placement, batch)
+  for (const Decision& d : ds) {
+    if (const auto* s = std::get_if<StartJob>(&d))
+      final_of[s->job] = {s->placement, jobs[s->job].global_batch};
+    if (const auto* r = std::get_if<ResizeJob>(&d))
+      final_of[r->job] = {r->placement, r->global_batch > 0 ? r->global_batch : jobs[r->job].global_batch};
+  }
+  for (const auto& [job, pb] : final_of) {
+    const auto& [placement, batch] = pb;
+    int vn = 0;
+    for (int v : placement.vn_per_gpu) vn += v;
+    const double needed =
+        ModelCatalog::builtin().at(jobs[job].model).memory_needed_bytes(static_cast<double>(batch) / vn);
+    for (GpuId g : placement.gpus)
+      if (needed > gpus.at(w.cluster.gpu(g).type).memory_bytes)
+        return "job " + std::to_string(job) + " on GPU " + std::to_string(g) + " (" + w.cluster.gpu(g).type +
+               ") at batch " + std::to_string(batch) + " over " + std::to_string(vn) + " virtual nodes";
+  }
+  return "";
+}
+
+TEST(Optimus, ChoosesAccumulationForTheSmallestMemoryGpuOfThePlacement) {
+  // One imagenet job whose batch is 4 x the V100's largest local batch: on
+  // 4 V100 it needs no accumulation, but its 4 GPUs are 2 V100 + 2 K80, and
+  // a K80 holds a smaller local batch, so each GPU must accumulate. Priced
+  // as the first type (V100) it ran 1 virtual node per GPU and overfilled
+  // the K80s.
+  World w(v100_then_k80());
+  OptimusPolicy p;
+  p.estimator().use_topology(w.topology);
+  const JobSpec probe = job("a", "imagenet", 1, 1);
+  const int v100_local = p.estimator().max_local_batch(probe, "V100");
+  ASSERT_GT(v100_local, p.estimator().max_local_batch(probe, "K80"));
+  const std::vector<JobSpec> jobs = {job("a", "imagenet", 4 * v100_local, 100000)};
+  const auto ds = p.decide(w.input(0, jobs));
+  ASSERT_EQ(ds.size(), 1u) << describe(ds);
+  EXPECT_EQ(std::get<StartJob>(ds[0]).placement.gpus.size(), 4u) << describe(ds);
+  EXPECT_EQ(memory_misfits(w, jobs, ds), "") << describe(ds);
+}
+
+TEST(Pollux, ChoosesEachBatchForTheSmallestMemoryGpuOfItsAllocation) {
+  // Four bert jobs on 2 V100 + 2 K80: one GPU each, so two run on K80s.
+  // Priced as the first type (V100), a K80 job was given batch 12 on one
+  // virtual node, which a V100 holds and a K80 does not. Priced as the K80,
+  // its micro-batch fits the K80.
+  World w(v100_then_k80());
+  PolluxPolicy p;
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 4; ++i) jobs.push_back(job("j" + std::to_string(i), "bert", 32, 1000000));
+  const auto ds = p.decide(w.input(0, jobs));
+  ASSERT_EQ(p.last_round().size(), 4u) << describe(ds);
+  EXPECT_EQ(memory_misfits(w, jobs, ds), "") << describe(ds);
 }
 
 TEST(Pollux, GreedySeedUsesTheGpusTheCappedSearchLeavesIdle) {

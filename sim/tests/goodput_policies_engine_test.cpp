@@ -9,6 +9,7 @@
 
 #include "allocation_log_check.hpp"
 #include "sim_test_support.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/policies/optimus_policy.hpp"
 #include "vnsim/policies/pollux_policy.hpp"
 #include "vnsim/policies/sia_policy.hpp"
@@ -33,9 +34,20 @@ std::vector<JobSpec> mixed_jobs(int count, std::uint64_t seed) {
   return jobs;
 }
 
-void expect_all_complete(Policy& policy) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
-  const std::vector<JobSpec> jobs = mixed_jobs(12, 5);
+// 2 nodes of 4 GPUs of the reference type, or, with `mixed`, 4 V100 then 4
+// K80 and each job's batch as large as its GPUs hold on V100s: the first
+// type has the most memory, so a split chosen for it does not fit a K80.
+void expect_all_complete(Policy& policy, bool mixed = false) {
+  ClusterSpec spec = testing::small_spec(1, 2, 4, 1.0);
+  std::vector<JobSpec> jobs = mixed_jobs(12, 5);
+  if (mixed) {
+    spec.racks[0].nodes[0].gpu_types.assign(4, "V100");
+    spec.racks[0].nodes[1].gpu_types.assign(4, "K80");
+    const double v100_bytes = GpuCatalog::builtin().at("V100").memory_bytes;
+    for (JobSpec& j : jobs)
+      j.global_batch = j.gpus * max_local_batch_for_memory(ModelCatalog::builtin().at(j.model), v100_bytes);
+  }
+  const Cluster cluster(spec);
   const ReplayResult r =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, {});
   testing::expect_no_overcommit(r, cluster.gpu_count());
@@ -62,6 +74,21 @@ TEST(GoodputPoliciesEngine, SiaCompletesEveryJob) {
 TEST(GoodputPoliciesEngine, OptimusCompletesEveryJob) {
   OptimusPolicy policy;
   expect_all_complete(policy);
+}
+
+// Before each chose batches for the first type (V100) only, both stopped
+// with an internal error here: a job resized onto a K80 that cannot hold
+// its micro-batch.
+TEST(GoodputPoliciesEngine, PolluxCompletesEveryJobWhenTheFirstTypeHasTheMostMemory) {
+  PolluxParams params;
+  params.seed = 3;
+  PolluxPolicy policy(params);
+  expect_all_complete(policy, /*mixed=*/true);
+}
+
+TEST(GoodputPoliciesEngine, OptimusCompletesEveryJobWhenTheFirstTypeHasTheMostMemory) {
+  OptimusPolicy policy;
+  expect_all_complete(policy, /*mixed=*/true);
 }
 
 }  // namespace

@@ -25,8 +25,10 @@ class GoodputEstimator {
   // Call once per decide(): the caches are per topology.
   void use_topology(const Topology& topology);
 
-  // For the type-unaware policies (Pollux, Optimus), which price every GPU
-  // as the cluster's first type: their rings may lie on nodes of any type.
+  // For the type-unaware policies (Pollux, Optimus), which price a job as
+  // one GPU type (the least-memory type of its GPUs; the cluster's first
+  // type while they compare allocation sizes): their rings may lie on nodes
+  // of any type.
   // Without it, on a cluster whose first type sits on 2-GPU nodes (the
   // K80s of philly-2017), no job could take more than 2 GPUs per node even
   // on the 8-GPU nodes of another type, and every larger job was spread
@@ -49,7 +51,8 @@ class GoodputEstimator {
 
   // The job's own global batch on `replicas` GPUs, with the fewest
   // accumulation steps that fit memory: what a fixed-batch policy (Optimus)
-  // runs. iteration_s = +inf when the batch cannot be split that way.
+  // runs. iteration_s = +inf when the batch cannot be split that way, or
+  // when the cluster has no ring to price it (the split is still given).
   BatchChoice fixed_batch(const JobSpec& job, const std::string& gpu_type, int nodes, int replicas);
 
   // fixed_batch with its goodput: throughput x the statistical efficiency
@@ -67,6 +70,7 @@ class GoodputEstimator {
   // The job's total work in progress units: its samples over M0.
   double total_progress(const JobSpec& job) const;
   int max_local_batch(const JobSpec& job, const std::string& gpu_type) const;
+  double memory_bytes(const std::string& gpu_type) const { return gpus_.at(gpu_type).memory_bytes; }
 
  private:
   const ModelCatalog& models_;
