@@ -19,7 +19,9 @@
 # nodes x 4 T4) under sia and gavel (max-min fairness, vnsim's default), with
 # the artifact's per-model slowdowns (--model-calibration sia-artifact) and
 # without, beside the reference simulator's means (sia 6,368 and 3,545 s,
-# gavel 20,012 and 7,867 s).
+# gavel 20,012 and 7,867 s); then both again with the artifact's per-model
+# start charges (sia-artifact-full, sia-artifact-charges), which the reference
+# pays on every start and placement change.
 # Usage: bench/crosscheck.sh [BUILD_DIR=build] [OUT_DIR=a temporary folder, removed] [SIA_WORKLOAD]
 # Needs VNSIM_SHARED (or ../shared beside the project root).
 set -euo pipefail
@@ -71,13 +73,16 @@ done
   echo "FAILED: a job was not completed or the ordering differs from the published one"
 sia_workload=${3:-}
 if [ -n "$sia_workload" ]; then
-  printf '\n| policy (Sia workload-6) | slowdowns | vnsim mean JCT (s) | reference (s) | vnsim / reference | completed | wall (s) |\n'
-  printf '|---|---|---:|---:|---:|---:|---:|\n'
-  # policy reference_mean_jct_s [flags...]
-  for run in "sia 6368 --model-calibration sia-artifact" "gavel 20012 --model-calibration sia-artifact" \
-    "sia 3545" "gavel 7867"; do
-    read -r policy reference flags <<<"$run"
-    name="sia-w6-$policy${flags:+-slowdowns}"
+  printf '\n| policy (Sia workload-6) | slowdowns | start charges | vnsim mean JCT (s) | reference (s) | vnsim / reference | completed | wall (s) |\n'
+  printf '|---|---|---|---:|---:|---:|---:|---:|\n'
+  # policy reference_mean_jct_s calibration (- for none)
+  for run in "sia 6368 sia-artifact" "gavel 20012 sia-artifact" "sia 3545 -" "gavel 7867 -" \
+    "sia 6368 sia-artifact-full" "gavel 20012 sia-artifact-full" "sia 3545 sia-artifact-charges" \
+    "gavel 7867 sia-artifact-charges"; do
+    read -r policy reference calibration <<<"$run"
+    flags=""
+    [ "$calibration" != - ] && flags="--model-calibration $calibration"
+    name="sia-w6-$policy-$calibration"
     rm -rf "${out:?}/$name"
     start=$(date +%s.%N)
     # shellcheck disable=SC2086  # flags are words
@@ -86,7 +91,14 @@ if [ -n "$sia_workload" ]; then
     wall=$(echo "$(date +%s.%N) - $start" | bc)
     read -r completed submitted mean < <(summary "$out/$name")
     ratio=$(echo "scale=4; $mean / $reference" | bc)
-    printf '| %s | %s | %.0f | %s | %.2f | %s/%s | %.1f |\n' "$policy" "$( [ -n "$flags" ] && echo sia-artifact || echo none)" \
+    slowdowns=none
+    charges=none
+    case $calibration in
+    sia-artifact) slowdowns=sia-artifact ;;
+    sia-artifact-full) slowdowns=sia-artifact charges=sia-artifact ;;
+    sia-artifact-charges) charges=sia-artifact ;;
+    esac
+    printf '| %s | %s | %s | %.0f | %s | %.2f | %s/%s | %.1f |\n' "$policy" "$slowdowns" "$charges" \
       "$mean" "$reference" "$ratio" "$completed" "$submitted" "$wall"
     [ "$completed" = "$submitted" ] || status=1
   done

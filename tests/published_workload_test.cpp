@@ -119,10 +119,32 @@ TEST_F(PublishedWorkload, SiaArtifactCalibrationSlowsEachModelByItsFactor) {
   EXPECT_NE(slurp(dir_ / "out" / "summary.json").find("\"model_calibration\": \"sia-artifact\""),
             std::string::npos);
   EXPECT_EQ(replay(trace + " --model-calibration nope", "fifo"), 2);
-  EXPECT_NE(
-      slurp(dir_ / "err.txt").find("unknown configuration 'nope' (known: pollux-overlap, sia-artifact)"),
-      std::string::npos)
+  EXPECT_NE(slurp(dir_ / "err.txt")
+                .find("unknown configuration 'nope' (known: pollux-overlap, sia-artifact, "
+                      "sia-artifact-charges, sia-artifact-full)"),
+            std::string::npos)
       << slurp(dir_ / "err.txt");
+}
+
+// The Sia artifact's start charges (cifar10 50 s, applications.py
+// rescale_time): a cifar10 job alone under fifo starts once, so it finishes
+// exactly 50 s later; with sia-artifact-full also 1.8x slower.
+TEST_F(PublishedWorkload, SiaArtifactChargesDelayAJobByItsModelsCharge) {
+  std::ofstream(dir_ / "w.csv")
+      << "name,time,application,num_replicas,batch_size\ncifar10-0,0,cifar10,1,128\n";
+  const std::string trace = (dir_ / "w.csv").string() + " --format pollux-workload";
+  ASSERT_EQ(replay(trace, "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto plain = rows();
+  ASSERT_EQ(replay(trace + " --model-calibration sia-artifact-charges", "fifo"), 0)
+      << slurp(dir_ / "err.txt");
+  const auto charged = rows();
+  ASSERT_EQ(replay(trace + " --model-calibration sia-artifact-full", "fifo"), 0) << slurp(dir_ / "err.txt");
+  const auto full = rows();
+  ASSERT_EQ(charged.size(), 2u);
+  ASSERT_EQ(full.size(), 2u);
+  const double t = std::stod(plain[1][7]);  // turnaround_time
+  EXPECT_NEAR(std::stod(charged[1][7]), t + 50, 1e-6);
+  EXPECT_NEAR(std::stod(full[1][7]), 1.8 * t + 50, 1e-6 * t);
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 #include "vnsim/core/gpu_catalog.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "strict_json.hpp"
 #include "vnsim/core/embedded.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/model_calibration.hpp"
+#include "vnsim/core/model_catalog.hpp"
 #include "vnsim/core/units.hpp"
 
 namespace vnsim {
@@ -84,13 +87,38 @@ GpuCatalog GpuCatalog::parse(const std::string& json_text, const std::string& so
   return catalog;
 }
 
-const GpuCatalog& GpuCatalog::builtin() {
+const GpuCatalog& GpuCatalog::builtin_uncalibrated() {
   static const GpuCatalog catalog = [] {
     const auto text = embedded_file("gpu_types.json");
     if (!text) throw std::logic_error("gpu_types.json is not embedded in the binary");
     return parse(std::string(*text), "gpu_types.json (built in)");
   }();
   return catalog;
+}
+
+const GpuCatalog& GpuCatalog::builtin() {
+  static const GpuCatalog catalog = [] {
+    const GpuCatalog& plain = builtin_uncalibrated();
+    const auto& calibration = builtin_model_calibration(ModelCatalog::builtin_uncalibrated(), plain);
+    return calibration ? calibration->apply(plain) : plain;
+  }();
+  return catalog;
+}
+
+GpuCatalog GpuCatalog::with_speed_factors(
+    const std::map<std::string, std::map<std::string, double>>& factor) const {
+  GpuCatalog out = *this;
+  for (const auto& [type_name, by_model] : factor) {
+    const auto it = out.types_.find(type_name);
+    if (it == out.types_.end()) throw InputError("GPU speed factor: unknown GPU type '" + type_name + "'");
+    GpuType& type = it->second;
+    for (const auto& [model, f] : by_model) {
+      if (!(f > 0) || !std::isfinite(f))
+        throw InputError("GPU speed factor of " + type_name + "/" + model + " must be > 0");
+      type.speed_by_model[model] = type.speed_for(model) * f;
+    }
+  }
+  return out;
 }
 
 const GpuType* GpuCatalog::find(const std::string& name) const {

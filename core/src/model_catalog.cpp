@@ -9,6 +9,8 @@
 #include "strict_json.hpp"
 #include "vnsim/core/embedded.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/model_calibration.hpp"
 
 namespace vnsim {
 namespace {
@@ -86,71 +88,52 @@ ModelCatalog ModelCatalog::parse(const std::string& json_text, const std::string
   return catalog;
 }
 
-namespace {
-
-std::optional<std::string>& selected_calibration() {
-  static std::optional<std::string> name;
-  return name;
-}
-bool& builtin_made() {
-  static bool made = false;
-  return made;
-}
-
-// A named configuration of model_calibration.json: per-model slowdowns
-// and/or overlap fractions (either may be absent).
-struct Calibration {
-  std::map<std::string, double> slowdown;
-  std::map<std::string, double> overlap_fraction;
-};
-
-Calibration named_calibration(const std::string& name) {
-  constexpr const char* kFile = "model_calibration.json";
-  const auto text = embedded_file(kFile);
-  if (!text) throw std::logic_error(std::string(kFile) + " is not embedded in the binary");
-  const auto doc = nlohmann::json::parse(text->begin(), text->end());
-  const auto& configs = doc.at("configurations");
-  if (!configs.contains(name)) {
-    std::string names;
-    for (const auto& [n, c] : configs.items()) names += (names.empty() ? "" : ", ") + n;
-    throw InputError("--model-calibration: unknown configuration '" + name + "' (known: " + names + ")");
-  }
-  const auto& config = configs.at(name);
-  Calibration c;
-  if (config.contains("slowdown")) c.slowdown = config.at("slowdown").get<std::map<std::string, double>>();
-  if (config.contains("overlap_fraction"))
-    c.overlap_fraction = config.at("overlap_fraction").get<std::map<std::string, double>>();
-  return c;
-}
-
-}  // namespace
-
-void ModelCatalog::select_builtin_calibration(const std::string& name) {
-  if (builtin_made())
-    throw std::logic_error("select_builtin_calibration: the built-in catalog is already in use");
-  named_calibration(name);  // unknown names fail here, before any use
-  selected_calibration() = name;
+const ModelCatalog& ModelCatalog::builtin_uncalibrated() {
+  static const ModelCatalog catalog = [] {
+    const auto text = embedded_file("models.json");
+    if (!text) throw std::logic_error("models.json is not embedded in the binary");
+    return parse(std::string(*text), "models.json (built in)");
+  }();
+  return catalog;
 }
 
 const ModelCatalog& ModelCatalog::builtin() {
   static const ModelCatalog catalog = [] {
-    builtin_made() = true;
-    const auto text = embedded_file("models.json");
-    if (!text) throw std::logic_error("models.json is not embedded in the binary");
-    const ModelCatalog plain = parse(std::string(*text), "models.json (built in)");
-    if (!selected_calibration()) return plain;
-    const Calibration c = named_calibration(*selected_calibration());
-    ModelCatalog out = plain.with_slowdowns(c.slowdown);
-    for (const auto& [model, f] : c.overlap_fraction) {
-      const auto it = out.models_.find(model);
-      if (it == out.models_.end()) throw InputError("model calibration: unknown model '" + model + "'");
-      if (!(f >= 0 && f <= 1))
-        throw InputError("model calibration: overlap_fraction of '" + model + "' must be in [0, 1]");
-      it->second.overlap_fraction = f;
-    }
-    return out;
+    const ModelCatalog& plain = builtin_uncalibrated();
+    const auto& calibration = builtin_model_calibration(plain, GpuCatalog::builtin_uncalibrated());
+    return calibration ? calibration->apply(plain) : plain;
   }();
   return catalog;
+}
+
+ModelCatalog ModelCatalog::with_overlap_fractions(
+    const std::map<std::string, double>& overlap_fraction) const {
+  ModelCatalog out = *this;
+  for (const auto& [model, f] : overlap_fraction) {
+    const auto it = out.models_.find(model);
+    if (it == out.models_.end()) throw InputError("model calibration: unknown model '" + model + "'");
+    if (!(f >= 0 && f <= 1))
+      throw InputError("model calibration: overlap_fraction of '" + model + "' must be in [0, 1]");
+    it->second.overlap_fraction = f;
+  }
+  return out;
+}
+
+ModelCatalog ModelCatalog::with_start_charges(const std::map<std::string, double>& by_model,
+                                              double default_s) const {
+  if (!(default_s >= 0) || !std::isfinite(default_s))
+    throw InputError("model calibration: the default start charge must be >= 0");
+  for (const auto& [model, s] : by_model) {
+    if (!models_.contains(model)) throw InputError("model calibration: unknown model '" + model + "'");
+    if (!(s >= 0) || !std::isfinite(s))
+      throw InputError("model calibration: start charge of '" + model + "' must be >= 0");
+  }
+  ModelCatalog out = *this;
+  for (auto& [name, params] : out.models_) {
+    const auto it = by_model.find(name);
+    params.start_charge_s = it == by_model.end() ? default_s : it->second;
+  }
+  return out;
 }
 
 ModelCatalog ModelCatalog::with_slowdowns(const std::map<std::string, double>& slowdown) const {

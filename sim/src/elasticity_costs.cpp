@@ -27,8 +27,27 @@ double ElasticityCosts::state_bytes(const JobSpec& job) const {
   return std::max(0.0, model.weight_state_bytes - model.gradient_bytes);
 }
 
+// A model calibration's start charge stands for the whole checkpoint,
+// restart and restore (the Sia artifact's job.py charges rescale_time and
+// nothing else on every placement change), so it replaces them.
+std::optional<double> ElasticityCosts::start_charge_s(const JobSpec& job) const {
+  if (const ModelParams* model = models_.find(job.model)) return model->start_charge_s;
+  return std::nullopt;  // a DP x TP x PP job's transformer is not in the catalog
+}
+
 double ElasticityCosts::restore_s(const JobSpec& job) const {
+  if (const auto charge = start_charge_s(job)) return *charge;
   return spec_.restart_delay_for(job.model) + state_bytes(job) / spec_.storage_bandwidth_Bps;
+}
+
+double ElasticityCosts::move_s(const JobSpec& job) const {
+  if (const auto charge = start_charge_s(job)) return *charge;
+  return restore_s(job) + save_s(job);
+}
+
+double ElasticityCosts::start_s(const JobSpec& job, bool restore_pending) const {
+  if (const auto charge = start_charge_s(job)) return *charge;
+  return restore_pending ? restore_s(job) : 0;
 }
 
 }  // namespace vnsim::sim

@@ -64,11 +64,13 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
   s.placement = placement;
   s.held_since_s = now;
   RunningJob running{d.job, &spec, std::move(placement), now, s.attained_gpu_s, -1};
-  if (s.restore_pending) {
-    // Stopped with checkpoints on: restart the processes and load the last
-    // checkpoint first (docs/ELASTICITY.md).
-    s.restore_pending = false;
-    set_up_then_run(d.job, now, costs_.restore_s(spec));
+  // Stopped with checkpoints on: restart the processes and load the last
+  // checkpoint first (docs/ELASTICITY.md); or the model's start charge.
+  const double setup_s = costs_.start_s(spec, s.restore_pending);
+  const bool set_up = s.restore_pending || setup_s > 0;
+  s.restore_pending = false;
+  if (set_up) {
+    set_up_then_run(d.job, now, setup_s);
   } else {
     begin_run(d.job, now);
   }

@@ -152,7 +152,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
   driver_.moved(d.job, placement);
 
   if (d.mode == ResizeMode::CheckpointRestart) {
-    set_up_then_run(d.job, now, costs_.restore_s(spec) + costs_.save_s(spec));
+    set_up_then_run(d.job, now, costs_.move_s(spec));
     return;
   }
   if (joining.empty()) {  // a shrink only rebuilds the communicator

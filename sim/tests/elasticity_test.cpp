@@ -228,6 +228,61 @@ TEST(Checkpoints, WithoutAnIntervalPreemptionStaysFree) {
   EXPECT_NEAR(r.jobs[0].finish_s, at + static_cast<double>(2000 - kept) * t, 1e-6);
 }
 
+// A model calibration's start charge (the Sia artifact's rescale_time)
+// delays every start, resume and checkpoint-restart move by the model's
+// charge, in place of the restart, save and restore. One replay per process,
+// so one case per test.
+ReplayResult run_charged(const Cluster& cluster, const JobSpec& job, Policy& policy) {
+  const ModelCatalog charged = ModelCatalog::builtin().with_start_charges({{"bert", 12}}, 30);
+  EXPECT_EQ(charged.at("bert").start_charge_s, 12);
+  EXPECT_EQ(charged.at("cifar10").start_charge_s, 30);  // not named: the default
+  return run_replay(cluster, GpuCatalog::builtin(), charged, {job}, policy, {});
+}
+
+TEST(StartCharge, DelaysTheFirstStart) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const JobSpec job = bert_job(1000);
+  OneActionPolicy plain({0}, 0, std::nullopt);
+  const ReplayResult r = run_charged(cluster, job, plain);
+  ASSERT_EQ(r.jobs[0].state, FinalState::Completed) << r.jobs[0].reason;
+  EXPECT_NEAR(r.jobs[0].finish_s, 12 + 1000 * iteration_s(cluster, job, {0}), 1e-6);
+}
+
+// Preempted at `at` (no checkpoints: progress kept) and resumed at once: the
+// resume pays 12 s again.
+TEST(StartCharge, DelaysAResume) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const JobSpec job = bert_job(1000);
+  const double t1 = iteration_s(cluster, job, {0});
+  const double at = 12 + 100.5 * t1;
+  OneActionPolicy preempt({0}, at, PreemptJob{0});
+  const ReplayResult r = run_charged(cluster, job, preempt);
+  ASSERT_EQ(r.jobs[0].state, FinalState::Completed) << r.jobs[0].reason;
+  EXPECT_NEAR(r.jobs[0].finish_s, at + 12 + 900 * t1, 1e-6);
+}
+
+// A checkpoint-restart move to two GPUs pays 12 s, not save + restart +
+// restore (1.32e9 / 1.25e9 + 30 + 1.32e9 / 1.25e9 s without the charge).
+TEST(StartCharge, ReplacesTheCostOfACheckpointRestartMove) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const JobSpec job = bert_job(1000);
+  const double t1 = iteration_s(cluster, job, {0});
+  const double at = 12 + 100.5 * t1;
+  OneActionPolicy move({0}, at, ResizeJob{0, Placement{{0, 1}, {}}, ResizeMode::CheckpointRestart, 0});
+  const ReplayResult r = run_charged(cluster, job, move);
+  ASSERT_EQ(r.jobs[0].state, FinalState::Completed) << r.jobs[0].reason;
+  EXPECT_NEAR(r.jobs[0].finish_s, at + 12 + 900 * iteration_s(cluster, job, {0, 1}), 1e-6);
+}
+
+TEST(StartCharge, TheUncalibratedCatalogChargesNothingOnAStart) {
+  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const JobSpec job = bert_job(1000);
+  EXPECT_FALSE(bert().start_charge_s.has_value());
+  OneActionPolicy plain({0}, 0, std::nullopt);
+  const ReplayResult r = replay(cluster, {job}, plain);
+  EXPECT_NEAR(r.jobs[0].finish_s, 1000 * iteration_s(cluster, job, {0}), 1e-6);
+}
+
 TEST(Spot, RevokedJobLosesWorkSinceCheckpointAndWaitsForItsNode) {
   const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
   const JobSpec job = bert_job(2000);

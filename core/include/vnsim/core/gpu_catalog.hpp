@@ -26,8 +26,13 @@ struct GpuType {
 
 class GpuCatalog {
  public:
-  // The catalog embedded in the binary (core/data/gpu_types.json).
+  // The catalog embedded in the binary (core/data/gpu_types.json), with the
+  // per-GPU-type factors of the selected model calibration (model_calibration.hpp).
   static const GpuCatalog& builtin();
+  static const GpuCatalog& builtin_uncalibrated();  // core/data/gpu_types.json as written
+  // This catalog with speed_for(model) of each listed type multiplied by the
+  // factor (type -> model -> factor > 0). Throws InputError for an unknown type.
+  GpuCatalog with_speed_factors(const std::map<std::string, std::map<std::string, double>>& factor) const;
   static GpuCatalog parse(const std::string& json_text, const std::string& source_name);
 
   const GpuType* find(const std::string& name) const;  // nullptr when unknown

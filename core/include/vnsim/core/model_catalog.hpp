@@ -4,6 +4,7 @@
 // Times are on the reference GPU (GpuCatalog::reference()).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct ModelParams {
   // which bucketed gradient all-reduce runs, as in DDP: step = (1-f)*C +
   // max(f*C, A). 0 = no overlap (the catalog default), 1 = full overlap.
   double overlap_fraction = 0.0;
+  // A model calibration's start charge (s): when set, every start, resume and
+  // checkpoint-restart move of the job costs this long instead of the
+  // cluster's restart delay, checkpoint save and restore, as the Sia
+  // artifact's simulator charges its per-model rescale_time. Unset (the
+  // catalog default): the cluster's elasticity costs, nothing on a start.
+  std::optional<double> start_charge_s;
 
   double micro_batch_time_s(double local_batch) const {
     return alpha_compute_s + beta_compute_s * local_batch;
@@ -40,14 +47,21 @@ struct ModelParams {
 class ModelCatalog {
  public:
   static const ModelCatalog& builtin();  // embedded core/data/models.json, with the selected calibration
+  static const ModelCatalog& builtin_uncalibrated();  // embedded core/data/models.json as written
   // Selects a named calibration of the embedded core/data/model_calibration.json
   // for builtin() (one per process, as the CLI's --model-calibration). Throws
-  // InputError for an unknown name, std::logic_error once builtin() was used.
+  // InputError for an unknown name, std::logic_error once builtin() (or
+  // GpuCatalog::builtin()) was used. Defined in model_calibration.cpp.
   static void select_builtin_calibration(const std::string& name);
   // This catalog with each named model's step slowed by its factor s: compute
   // (alpha, beta) and gradient bytes times s, so the step takes ~s times as
   // long everywhere it is priced. Throws InputError for an unknown model or s <= 0.
   ModelCatalog with_slowdowns(const std::map<std::string, double>& slowdown) const;
+  // This catalog with the named models' overlap fractions replaced (each in [0, 1]).
+  ModelCatalog with_overlap_fractions(const std::map<std::string, double>& overlap_fraction) const;
+  // This catalog with a start charge on every model: `by_model`'s value for
+  // the models it names, `default_s` for the others (each >= 0).
+  ModelCatalog with_start_charges(const std::map<std::string, double>& by_model, double default_s) const;
   static ModelCatalog parse(const std::string& json_text, const std::string& source_name);
 
   const ModelParams* find(const std::string& name) const;
