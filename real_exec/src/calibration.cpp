@@ -9,32 +9,53 @@
 
 namespace vnsim::real_exec {
 
-LineFit fit_line(const std::vector<std::pair<double, double>>& points) {
-  if (points.empty()) throw std::invalid_argument("fit_line: no points");
-  const double n = static_cast<double>(points.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+namespace {
+
+// Weighted least squares y = intercept + slope * x with both kept >= 0 (a
+// negative latency or cost per byte is noise, not physics): a negative slope
+// falls back to the weighted mean, a negative intercept to the fit through 0.
+struct NonNegativeLine {
+  double intercept = 0, slope = 0;
+};
+template <class Weight>
+NonNegativeLine fit_non_negative_line(const std::vector<std::pair<double, double>>& points, Weight weight) {
+  double sw = 0, swx = 0, swxx = 0, swy = 0, swxy = 0;
   for (const auto& [x, y] : points) {
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
+    const double w = weight(y);
+    sw += w;
+    swx += w * x;
+    swxx += w * x * x;
+    swy += w * y;
+    swxy += w * x * y;
   }
-  LineFit f;
-  const double denom = n * sxx - sx * sx;
+  NonNegativeLine f;
+  const double denom = sw * swxx - swx * swx;
   if (points.size() >= 2 && denom > 0) {
-    f.slope = (n * sxy - sx * sy) / denom;
-    f.intercept = (sy - f.slope * sx) / n;
+    f.slope = (sw * swxy - swx * swy) / denom;
+    f.intercept = (swy - f.slope * swx) / sw;
   } else {
-    f.intercept = sy / n;
+    f.intercept = swy / sw;
   }
   if (f.slope < 0) {
     f.slope = 0;
-    f.intercept = sy / n;
+    f.intercept = swy / sw;
   }
   if (f.intercept < 0) {
     f.intercept = 0;
-    f.slope = sxx > 0 ? sxy / sxx : 0;
+    f.slope = swxx > 0 ? swxy / swxx : 0;
   }
+  return f;
+}
+
+}  // namespace
+
+LineFit fit_line(const std::vector<std::pair<double, double>>& points) {
+  if (points.empty()) throw std::invalid_argument("fit_line: no points");
+  const double n = static_cast<double>(points.size());
+  const NonNegativeLine line = fit_non_negative_line(points, [](double) { return 1.0; });
+  LineFit f;
+  f.slope = line.slope;
+  f.intercept = line.intercept;
   double sse = 0;
   for (const auto& [x, y] : points) sse += std::pow(y - (f.intercept + f.slope * x), 2);
   f.rmse = std::sqrt(sse / n);
@@ -99,31 +120,11 @@ AlphaBeta fit_alpha_beta(const std::vector<std::pair<double, double>>& bytes_and
   for (const auto& p : bytes_and_seconds)
     if (p.second > 0) pts.push_back(p);
   if (pts.empty()) throw std::invalid_argument("fit_alpha_beta: no positive time");
-  double sw = 0, swx = 0, swxx = 0, swy = 0, swxy = 0;
-  for (const auto& [x, y] : pts) {
-    const double w = 1 / (y * y);
-    sw += w;
-    swx += w * x;
-    swxx += w * x * x;
-    swy += w * y;
-    swxy += w * x * y;
-  }
+  // Weighted by 1/t^2, so each size counts by its relative error.
+  const NonNegativeLine line = fit_non_negative_line(pts, [](double y) { return 1 / (y * y); });
   AlphaBeta f;
-  const double denom = sw * swxx - swx * swx;
-  if (pts.size() >= 2 && denom > 0) {
-    f.beta_s_per_byte = (sw * swxy - swx * swy) / denom;
-    f.alpha_s = (swy - f.beta_s_per_byte * swx) / sw;
-  } else {
-    f.alpha_s = swy / sw;
-  }
-  if (f.beta_s_per_byte < 0) {
-    f.beta_s_per_byte = 0;
-    f.alpha_s = swy / sw;
-  }
-  if (f.alpha_s < 0) {
-    f.alpha_s = 0;
-    f.beta_s_per_byte = swxx > 0 ? swxy / swxx : 0;
-  }
+  f.alpha_s = line.intercept;
+  f.beta_s_per_byte = line.slope;
   f.from_bytes = pts.front().first;
   f.to_bytes = pts.front().first;
   for (const auto& [x, y] : pts) {
