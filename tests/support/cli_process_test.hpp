@@ -61,10 +61,12 @@ class CliProcessTest : public ::testing::Test {
     ::waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
-  // Waits (up to 20 s: CI machines are loaded) until `done()` holds.
+  // Waits (up to 60 s: CI machines are loaded, and a killed sweep's replays
+  // may take tens of seconds there to get their SIGTERM and end) until
+  // `done()` holds.
   template <class Done>
   static bool wait_until(Done done) {
-    for (int i = 0; i < 2000; ++i) {
+    for (int i = 0; i < 6000; ++i) {
       if (done()) return true;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
