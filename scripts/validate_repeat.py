@@ -6,7 +6,7 @@ Usage (from the repository root, after building vnexec and vnsim):
   scripts/validate_repeat.py --trace TRACE.jsonl --policies fifo,tiresias,vf-wfs,pollux \
       --out DIR [--repeat 5] [--build build] [--workers 2] [--time-scale 1] \
       [--models cifar10,ncf,imagenet] [--calibrate-repetitions 15] [--pin] \
-      [--gradient-fraction F] [--compute-scale FLOPS] \
+      [--gradient-fraction F] [--compute-scale FLOPS] [--realtime PRIO] \
       [--policy-param POLICY:key=value]... [--load-threshold L]
 
 Each repetition r writes DIR/rep<r>/{cal,runs/<policy>,validation.json}: it
@@ -29,6 +29,15 @@ printed (docs/VALIDATION.md, "Errors with their spread").
 controller (rank 0) is left unbound. It needs at least as many cores as
 workers: with 2 workers on a 2-core machine every worker has a core of its
 own and nothing is oversubscribed except the mostly sleeping controller.
+
+--realtime PRIO (default 10; 0 turns it off) gives `vnexec calibrate` and
+`vnexec run` their --realtime PRIO: the workers run under SCHED_RR, the
+controller one priority above, so that other work on a shared machine does
+not deschedule them inside a step (docs/VALIDATION.md, "Honest on a shared
+machine"). Use it with --pin. Where SCHED_RR is not permitted (no root or
+CAP_SYS_NICE), the script says so once and measures at normal priority;
+repeat_summary.json records the priority each repetition's calibration
+actually ran at.
 """
 import argparse
 import json
@@ -117,10 +126,14 @@ def one_repetition(a, rep_dir, policy_params):
         scale += ["--gradient-fraction", str(a.gradient_fraction)]
     if a.compute_scale is not None:
         scale += ["--compute-scale", str(a.compute_scale)]
+    if a.realtime > 0:
+        scale += ["--realtime", str(a.realtime)]
     loads = {}
     loads["calibrate"] = run_logged(
         mpirun(["calibrate", "--models", a.models, "--repetitions", str(a.calibrate_repetitions), "--out", cal]
                + scale, ranks, vnexec, a.pin), os.path.join(rep_dir, "calibrate.log"))
+    with open(os.path.join(cal, "calibration.json"), encoding="utf-8") as f:
+        realtime_priority = json.load(f).get("realtime_priority", 0)
     for policy in a.policies:
         run = os.path.join(rep_dir, "runs", policy)
         args = ["run", "--trace", a.trace, "--cluster", os.path.join(cal, "cluster.json"),
@@ -149,7 +162,7 @@ def one_repetition(a, rep_dir, policy_params):
             "predicted_mean_jct_s": r["predicted_mean_jct_s"],
         }
     tau = summary.get("ranking", {}).get("kendall_tau_b")
-    return {"loads": loads, "policies": per_policy, "kendall_tau_b": tau}
+    return {"loads": loads, "policies": per_policy, "kendall_tau_b": tau, "realtime_priority": realtime_priority}
 
 
 def main():
@@ -167,6 +180,7 @@ def main():
     p.add_argument("--gradient-fraction", type=float)
     p.add_argument("--compute-scale", type=float)
     p.add_argument("--policy-param", action="append", default=[], help="POLICY:key=value")
+    p.add_argument("--realtime", type=int, default=10, help="SCHED_RR priority of the workers; 0: off")
     p.add_argument("--load-threshold", type=float, default=float(os.cpu_count() or 1))
     a = p.parse_args()
     a.policies = [x for x in a.policies.split(",") if x]
@@ -174,6 +188,18 @@ def main():
         fail("--repeat must be >= 1")
     if a.pin and a.workers > (os.cpu_count() or 1):
         fail(f"--pin: {a.workers} workers but {os.cpu_count()} cores")
+    if not 0 <= a.realtime <= 98:
+        fail("--realtime: expected a priority of 0-98")
+    if a.realtime > 0:
+        probe = subprocess.run(["chrt", "-r", str(a.realtime), "true"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            reason = (probe.stderr.strip().splitlines() or ["chrt failed"])[-1]
+            sys.stderr.write(f"validate_repeat.py: --realtime {a.realtime}: SCHED_RR is not permitted here "
+                             f"({reason}); measuring at normal priority, so on a loaded machine the errors "
+                             "include the workers' waits for a CPU\n")
+            a.realtime = 0
+        elif not a.pin:
+            sys.stderr.write("validate_repeat.py: --realtime without --pin: real-time workers may share a core\n")
     policy_params = {}
     for item in a.policy_param:
         if ":" not in item or "=" not in item:
@@ -201,7 +227,8 @@ def main():
         rep["loaded"] = any(v["loaded"] for v in rep["policies"].values()) or (
             (rep["loads"]["calibrate"]["max"] or 0) > a.load_threshold)
         reps.append(rep)
-        print(f"repetition {r}/{a.repeat}: {rep['wall_s']:.0f} s, loaded: {rep['loaded']}", flush=True)
+        print(f"repetition {r}/{a.repeat}: {rep['wall_s']:.0f} s, loaded: {rep['loaded']}, "
+              f"real-time priority: {rep['realtime_priority']}", flush=True)
 
     summary = {"settings": {k: v for k, v in vars(a).items()}, "repetitions": reps, "policies": {}}
     for policy in a.policies:

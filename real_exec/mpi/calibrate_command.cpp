@@ -16,10 +16,12 @@
 
 #include "commands.hpp"
 #include "mpi_group_comm.hpp"
+#include "realtime.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/real_exec/calibration.hpp"
 #include "vnsim/real_exec/gradient_noise.hpp"
+#include "vnsim/real_exec/step_runner.hpp"
 #include "wire.hpp"
 
 namespace vnsim::real_exec::mpi {
@@ -65,12 +67,15 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
     return static_cast<int>(done.at(0));
   }
   MpiGroupComm comm(workers_comm, true);
+  // The workers meet only each other from here on; the controller sleeps.
+  const RealtimeScope realtime(o.realtime, ("worker rank " + std::to_string(world_rank)).c_str());
   const int workers = world_size - 1;
   nlohmann::ordered_json raw;
   raw["workers"] = workers;
   raw["backend"] = o.backend;
   raw["compute_scale"] = o.scale.flops_per_reference_second;
   raw["gradient_fraction"] = o.scale.gradient_fraction;
+  raw["realtime_priority"] = realtime.active() ? o.realtime : 0;  // of this worker (rank 1)
 
   // Point-to-point latency between worker 0 and worker 1: half a ping-pong.
   double one_way_s = 0;
@@ -112,6 +117,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   raw["communicator_setup_s"] = setup_s;
 
   std::vector<CalibratedModel> calibrated;
+  std::vector<std::pair<double, double>> in_steps;  // (gradient bytes, all-reduce span in a step)
   std::vector<MeasuredNoise> noise;
   for (const auto& name : o.models) {
     const ModelParams& model = ModelCatalog::builtin().at(name);
@@ -151,6 +157,24 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       noise.push_back({model, n});
       model_raw["noise_scale"] = n.noise_scale();
     }
+    if (workers >= 2) {
+      // The collective exactly as a run times it (step_runner.cpp): whole
+      // steps of this model at its default local batch on every worker, the
+      // gradient's span logged as a run logs it. The sweep below all-reduces
+      // one buffer back to back, with no compute in between, and its line
+      // missed the runs' times by 20-60% (docs/VALIDATION.md).
+      const JobShape step_shape = emulated_shape(model, o.scale, model.default_local_batch * workers,
+                                                 std::vector<int>(static_cast<std::size_t>(workers), 1));
+      std::vector<double> spans;
+      for (int r = 0; r <= o.repetitions; ++r) {
+        long long control[2] = {0, 0};
+        comm.allreduce_max(control, 2);
+        const StepTiming t = step_span(comm, run_step(*plane, step_shape, comm.rank(), r));
+        if (r > 0) spans.push_back(t.allreduce_s);  // r = 0 warms up
+      }
+      in_steps.emplace_back(c.gradient_bytes, median(spans));
+      model_raw["step_allreduce_s"] = in_steps.back().second;
+    }
     raw["models"][name] = model_raw;
     calibrated.push_back(c);
   }
@@ -164,21 +188,23 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   if (workers >= 2) {
     // The transport the runs use (MpiGroupComm::allreduce_sum, MPI_Allreduce
     // of doubles: the shared-memory path on one machine) at message sizes
-    // from 8 B to 8 MiB. Each repetition starts at a barrier and keeps the
-    // time of the member that waited least (the last to arrive), as the
-    // executor logs a step's all-reduce (step_runner.cpp).
+    // from 8 B to 8 MiB, timed as the executor logs a step's all-reduce
+    // (step_runner.cpp): the members leave the same small control exchange
+    // that starts every step, and the time is the span to the last member's
+    // exit (the longest member's time).
     std::vector<std::pair<double, double>> transport;
     std::vector<double> buffer;
     for (std::size_t count = 1; count <= (std::size_t{1} << 20); count *= 4) {
       buffer.assign(count, 1.0);
       std::vector<double> times;
       for (int r = 0; r <= o.repetitions; ++r) {
-        MPI_Barrier(comm.handle());
+        long long control[2] = {0, 0};
+        comm.allreduce_max(control, 2);
         const double t0 = MPI_Wtime();
         comm.allreduce_sum(buffer.data(), buffer.size());
-        long long least = -static_cast<long long>((MPI_Wtime() - t0) * 1e9);
-        comm.allreduce_max(&least, 1);
-        if (r > 0) times.push_back(-static_cast<double>(least) * 1e-9);  // r = 0 warms up
+        auto span = static_cast<long long>((MPI_Wtime() - t0) * 1e9);
+        comm.allreduce_max(&span, 1);
+        if (r > 0) times.push_back(static_cast<double>(span) * 1e-9);  // r = 0 warms up
       }
       transport.emplace_back(static_cast<double>(count * sizeof(double)), median(times));
     }
@@ -188,7 +214,12 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       hi = std::max(hi, c.gradient_bytes);
     }
     const AlphaBeta all = fit_alpha_beta(transport);
-    const AlphaBeta used = fit_alpha_beta_over(transport, lo, hi);
+    // Through the in-step times of the models' gradients; one model (one
+    // size) gives no slope, and then the sweep's sizes around its gradient.
+    std::set<double> step_sizes;
+    for (const auto& p : in_steps) step_sizes.insert(p.first);
+    const AlphaBeta used =
+        step_sizes.size() >= 2 ? fit_alpha_beta(in_steps) : fit_alpha_beta_over(transport, lo, hi);
     const RingFit ring = ring_from_alpha_beta(used, workers);
     links.link_bandwidth_Bps = ring.bandwidth_Bps;
     links.link_latency_s = ring.hop_latency_s / 2;

@@ -39,10 +39,12 @@ const char* usage() {
          "             [--profile MODELS.json] [--noise NOISE.json] [--policy NAME] [--policy-param "
          "key=value]...\n"
          "             [--time-scale S] [--checkpoint-every K] [--inject-failure JOB_ID:STEP]...\n"
-         "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F]\n"
+         "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F] [--realtime "
+         "PRIO]\n"
          "  vnexec run --resume RUN_DIR   (continue a run whose MPI job died, from its checkpoints)\n"
          "  vnexec calibrate --models m1,m2,... --out DIR [--repetitions R]\n"
-         "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F]\n"
+         "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F] [--realtime "
+         "PRIO]\n"
          "docs: docs/REAL_EXEC.md\n";
 }
 
@@ -52,7 +54,8 @@ Options parse_options(const std::vector<std::string>& argv) {
   o.command = argv[0];
   if (o.command != "run" && o.command != "calibrate")
     throw InputError("unknown command '" + o.command + "' (run or calibrate)");
-  const std::set<std::string> common = {"--backend", "--compute-scale", "--gradient-fraction", "--out"};
+  const std::set<std::string> common = {"--backend", "--compute-scale", "--gradient-fraction", "--out",
+                                        "--realtime"};
   const std::set<std::string> run = {
       "--trace",        "--cluster",    "--profile",          "--noise",          "--policy",
       "--policy-param", "--time-scale", "--checkpoint-every", "--inject-failure", "--resume"};
@@ -69,6 +72,9 @@ Options parse_options(const std::vector<std::string>& argv) {
     if (flag == "--backend") {
       if (v != "cpu" && v != "cuda") throw InputError("--backend: expected cpu or cuda, got '" + v + "'");
       o.backend = v;
+    } else if (flag == "--realtime") {
+      o.realtime = static_cast<int>(integer(flag, v, 0));
+      if (o.realtime > 98) throw InputError("--realtime: expected a priority of 0-98, got '" + v + "'");
     } else if (flag == "--compute-scale") {
       o.scale.flops_per_reference_second = number(flag, v, 0);
     } else if (flag == "--gradient-fraction") {

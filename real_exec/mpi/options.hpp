@@ -15,6 +15,8 @@ struct Options {
   std::string backend = "cpu";
   EmulationScale scale;
   std::string out;
+  // SCHED_RR priority of the workers (the run's controller one above it); 0: normal scheduling.
+  int realtime = 0;
   // run
   std::string trace, cluster, profile, policy = "fifo";
   std::string noise;  // gradient noise profiles (vnexec calibrate's noise.json); empty = built-in

@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "mpi_fleet.hpp"
+#include "realtime.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/goodput.hpp"
@@ -101,6 +102,9 @@ int run_command(const Options& options, int world_rank, int world_size) {
     c.scale = o.scale;
     c.checkpoint_dir = checkpoints.string();
     c.checkpoint_every = o.checkpoint_every;
+    // From here to the shutdown message a worker meets only other workers
+    // in collectives, and waits for the controller's messages sleeping.
+    const RealtimeScope realtime(o.realtime, ("worker rank " + std::to_string(world_rank)).c_str());
     run_worker(c);
     return 0;
   }
@@ -168,8 +172,14 @@ int run_command(const Options& options, int world_rank, int world_size) {
     copts.prior = prior.jobs;
   }
   Controller controller(cluster, GpuCatalog::builtin(), profile, jobs, *policy, fleet, log, copts);
-  const std::vector<JobRecord> records = controller.run();
-  fleet.shutdown();
+  std::vector<JobRecord> records;
+  {
+    // One priority above the workers: the controller sleeps between
+    // messages, and its decisions must not wait for a worker's time slice.
+    const RealtimeScope realtime(o.realtime > 0 ? o.realtime + 1 : 0, "controller");
+    records = controller.run();
+    fleet.shutdown();
+  }
 
   RunInfo info;
   info.policy = policy->name();

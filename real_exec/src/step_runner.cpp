@@ -16,6 +16,20 @@ StepTiming run_step(DataPlane& plane, const JobShape& shape, int rank, long long
   return plane.take_timing();
 }
 
+StepTiming step_span(GroupComm& comm, const StepTiming& mine) {
+  // Neither member's own all-reduce time is the span: the first to arrive
+  // also waits for the others, and the last to arrive finds part of the
+  // exchange already done by them. Nanoseconds, so that one integer max
+  // exchange carries both.
+  long long v[2] = {static_cast<long long>(mine.compute_s * 1e9),
+                    static_cast<long long>((mine.compute_s + mine.allreduce_s) * 1e9)};
+  comm.allreduce_max(v, 2);
+  StepTiming out = mine;
+  out.compute_s = static_cast<double>(v[0]) * 1e-9;
+  out.allreduce_s = static_cast<double>(v[1] - v[0]) * 1e-9;
+  return out;
+}
+
 bool parameters_agree(GroupComm& comm, DataPlane& plane, std::uint64_t& checksum) {
   const std::vector<double> params = plane.read_params();
   checksum = parameter_checksum(params);
@@ -58,15 +72,7 @@ LoopResult run_job_loop(GroupComm& comm, DataPlane& plane, const JobShape& shape
     report.iteration = it;
     report.timing = run_step(plane, shape, comm.rank(), it);
     report.seconds = hooks.clock() - t0;  // the all-reduce ended the step on every member
-    // For the log, in nanoseconds, in one exchange: the slowest member's
-    // compute, and the all-reduce of the member that waited least in it (the
-    // last to arrive). That is the collective's own time, what the ring
-    // model prices; the leader's own includes waiting for slower members.
-    long long v[2] = {static_cast<long long>(report.timing.compute_s * 1e9),
-                      -static_cast<long long>(report.timing.allreduce_s * 1e9)};
-    comm.allreduce_max(v, 2);
-    report.timing.compute_s = static_cast<double>(v[0]) * 1e-9;
-    report.timing.allreduce_s = static_cast<double>(-v[1]) * 1e-9;
+    report.timing = step_span(comm, report.timing);
     if (leader) hooks.report(report);
     if (hooks.checkpoint_every > 0 && (it + 1) % hooks.checkpoint_every == 0 && it + 1 < total_iterations) {
       if (leader) hooks.checkpoint(it + 1, plane.read_params());

@@ -159,10 +159,22 @@ TEST_F(VnexecMpi, AFailedWorkerIsReportedAndTheJobResumesFromItsCheckpoint) {
 }
 
 TEST_F(VnexecMpi, CalibrateWritesASpecAndProfileTheSimulatorReads) {
-  ASSERT_EQ(vnexec(3, "calibrate --models cifar10 --repetitions 2 --compute-scale 2e8 --out " +
+  ASSERT_EQ(vnexec(3, "calibrate --models cifar10,ncf --repetitions 2 --compute-scale 2e8 --out " +
                           (dir_ / "cal").string()),
             0)
       << log();
+  // The all-reduce line goes through each model's gradient timed inside
+  // whole steps, as the runs log it.
+  const auto raw = nlohmann::json::parse(slurp(dir_ / "cal" / "calibration.json"));
+  double smallest = 1e300, largest = 0;
+  for (const char* model : {"cifar10", "ncf"}) {
+    EXPECT_GT(raw["models"][model]["step_allreduce_s"].get<double>(), 0) << model;
+    smallest = std::min(smallest, raw["models"][model]["gradient_bytes"].get<double>());
+    largest = std::max(largest, raw["models"][model]["gradient_bytes"].get<double>());
+  }
+  EXPECT_EQ(raw["allreduce_fit_used"]["from_bytes"].get<double>(), smallest);
+  EXPECT_EQ(raw["allreduce_fit_used"]["to_bytes"].get<double>(), largest);
+  EXPECT_EQ(raw["realtime_priority"], 0);
   const auto profile = nlohmann::json::parse(slurp(dir_ / "cal" / "models.json"));
   EXPECT_GT(profile["models"]["cifar10"]["alpha_compute_s"].get<double>() +
                 profile["models"]["cifar10"]["beta_compute_s"].get<double>(),
@@ -265,6 +277,27 @@ TEST_P(VnexecAdaptiveBatch, ChangesBatchesFromTheMeasuredNoiseAndLosesNoSample) 
 
 INSTANTIATE_TEST_SUITE_P(PolluxAndSia, VnexecAdaptiveBatch, ::testing::Values("pollux", "sia"),
                          [](const auto& p) { return std::string(p.param); });
+
+// --realtime puts the workers under SCHED_RR where the system permits it,
+// and says so in calibration.json; where it does not, one line says why and
+// the calibration goes on at normal priority.
+TEST_F(VnexecMpi, RealtimeWorkersWherePermittedAndAClearFallbackElsewhere) {
+  ASSERT_EQ(vnexec(3, "calibrate --models ncf --repetitions 2 --compute-scale 2e8 --realtime 5 --out " +
+                          (dir_ / "cal").string()),
+            0)
+      << log();
+  const auto raw = nlohmann::json::parse(slurp(dir_ / "cal" / "calibration.json"));
+  if (exit_code("chrt -r 5 true > /dev/null 2>&1") == 0) {
+    EXPECT_EQ(raw["realtime_priority"], 5) << log();
+    EXPECT_EQ(log().find("cannot run under SCHED_RR"), std::string::npos) << log();
+  } else {
+    EXPECT_EQ(raw["realtime_priority"], 0);
+    EXPECT_NE(log().find("--realtime 5: the worker rank 1 cannot run under SCHED_RR"), std::string::npos)
+        << log();
+  }
+  EXPECT_EQ(vnexec(3, "calibrate --models ncf --realtime 99 --out " + (dir_ / "cal2").string()), 2);
+  EXPECT_NE(log().find("--realtime: expected a priority of 0-98"), std::string::npos) << log();
+}
 
 TEST_F(VnexecMpi, BadInputIsAOneLineErrorNotAHang) {
   const fs::path spec = write("cluster.json", testbed_spec(2));

@@ -26,6 +26,12 @@ struct JobShape {
 // shape; the gradient collective is the only communication.
 StepTiming run_step(DataPlane& plane, const JobShape& shape, int rank, long long iteration);
 
+// What the log records of a step every member has timed, in one exchange:
+// the slowest member's compute, and the gradient collective's span from the
+// slowest compute to the last member's exit. Members start a step together
+// (after the step's control exchange), so the span needs no shared clock.
+StepTiming step_span(GroupComm& comm, const StepTiming& mine);
+
 enum class Command : long long { None = 0, Stop = 1, Resize = 2 };
 
 struct IterationReport {
