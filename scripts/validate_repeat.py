@@ -37,7 +37,8 @@ not deschedule them inside a step (docs/VALIDATION.md, "Honest on a shared
 machine"). Use it with --pin. Where SCHED_RR is not permitted (no root or
 CAP_SYS_NICE), the script says so once and measures at normal priority;
 repeat_summary.json records the priority each repetition's calibration
-actually ran at.
+actually ran at. While they run, real-time workers leave everything else on
+their cores the kernel's throttling share only (5% by default).
 """
 import argparse
 import json
