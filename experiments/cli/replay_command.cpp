@@ -21,8 +21,10 @@
 #include "trace_options.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/goodput.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
+#include "vnsim/core/text_file.hpp"
 #include "vnsim/policies/placement.hpp"
 #include "vnsim/policies/policy.hpp"
 #include "vnsim/policies/vc_quota_policy.hpp"
@@ -143,6 +145,7 @@ const char* replay_usage() {
            "             [--seed N] [--fluid-rings (default) | --actor-rings | --quiet-rings]\n"
            "             [--macro-iterations M]  (docs/PERFORMANCE.md, \"Ring engines\")\n"
            "             [--contended-macro-s S] [--model-calibration NAME (e.g. sia-artifact)]\n"
+           "             [--profile MODELS.json] [--noise NOISE.json]  (e.g. from vnexec calibrate)\n"
            "             [--vc-quotas FILE|trace [--vc-borrow on|off]]  (docs/POLICIES.md)\n"
            "             [--bad-rows skip|fail] [--allow-empty] [--quiet] [--hetero-split]\n"
            "             [--checkpoint-interval S] [--node-events FILE] [--node-down S]\n"
@@ -234,7 +237,9 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
                                  "--contended-macro-s",
                                  "--vc-quotas",
                                  "--vc-borrow",
-                                 "--model-calibration"};
+                                 "--model-calibration",
+                                 "--profile",
+                                 "--noise"};
   flags.insert(trace_option_flags().begin(), trace_option_flags().end());
   Args args(
       argv, flags,
@@ -283,6 +288,20 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   Cluster cluster(load_cluster_spec(cluster_name));
   if (auto file = args.get("--node-events")) options.node_events = read_node_events(*file, cluster);
   std::unique_ptr<Policy> policy = make_policy(policy_name, policy_params, seed);
+  // A measured model profile and gradient noise (vnexec calibrate's
+  // models.json and noise.json): the simulator's prediction of a testbed
+  // run, as `vnsim validate` makes it, without a run.
+  const std::optional<ModelCatalog> profile =
+      args.get("--profile") ? std::optional<ModelCatalog>(ModelCatalog::parse(
+                                  read_text_file(*args.get("--profile")), *args.get("--profile")))
+                            : std::nullopt;
+  std::optional<NoiseScaleCatalog> noise;
+  if (auto file = args.get("--noise")) {
+    if (args.get("--vc-quotas")) throw InputError("--noise cannot be combined with --vc-quotas");
+    noise = NoiseScaleCatalog::parse(read_text_file(*file), *file);
+    policy->use_noise_profiles(*noise);
+    options.noise_profiles = &*noise;
+  }
   LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed,
                                  job_preparation_from(args, seed));
   const std::string borrow = args.get_or("--vc-borrow", "off");
@@ -319,7 +338,8 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   ReplayProgressReport progress = ReplayProgressReport::for_stderr(quiet);
   options.progress = [&progress](const ReplayProgress& p) { progress.update(p); };
   ReplayResult result =
-      run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), loaded.jobs, *policy, options);
+      run_replay(cluster, GpuCatalog::builtin(), profile ? *profile : ModelCatalog::builtin(), loaded.jobs,
+                 *policy, options);
   progress.finish();
 
   RunInfo info;
