@@ -162,7 +162,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       // steps of this model at its default local batch on every worker, the
       // gradient's span logged as a run logs it. The sweep below all-reduces
       // one buffer back to back, with no compute in between, and its line
-      // missed the runs' times by 20-60% (docs/VALIDATION.md).
+      // missed the runs' times by up to 55% (docs/REAL_EXEC.md).
       const JobShape step_shape = emulated_shape(model, o.scale, model.default_local_batch * workers,
                                                  std::vector<int>(static_cast<std::size_t>(workers), 1));
       std::vector<double> spans;
