@@ -10,6 +10,21 @@ namespace vnsim::real_exec::mpi {
 
 RealtimeScope::RealtimeScope(int priority, const char* who) {
   if (priority <= 0) return;
+  // Without the kernel's real-time throttling (sched_rt_runtime_us = -1), a
+  // worker spinning in a collective would keep its core from everything
+  // else, the tools that could stop it included.
+  long long runtime_us = 0;
+  if (std::FILE* f = std::fopen("/proc/sys/kernel/sched_rt_runtime_us", "r")) {
+    if (std::fscanf(f, "%lld", &runtime_us) != 1) runtime_us = 0;
+    std::fclose(f);
+  }
+  if (runtime_us < 0) {
+    std::fprintf(stderr,
+                 "vnexec: --realtime %d: the kernel does not throttle real-time tasks here "
+                 "(/proc/sys/kernel/sched_rt_runtime_us is -1), so the %s runs at normal priority\n",
+                 priority, who);
+    return;
+  }
   sched_param old{};
   old_policy_ = sched_getscheduler(0);
   sched_getparam(0, &old);

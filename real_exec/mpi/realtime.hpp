@@ -11,8 +11,9 @@ namespace vnsim::real_exec::mpi {
 class RealtimeScope {
  public:
   // priority 0: does nothing. Otherwise SCHED_RR at `priority`; when the
-  // system does not permit it, prints one line naming `who` and the reason
-  // to stderr and leaves the thread as it was.
+  // system does not permit it, or does not throttle real-time tasks, prints
+  // one line naming `who` and the reason to stderr and leaves the thread as
+  // it was.
   RealtimeScope(int priority, const char* who);
   ~RealtimeScope();
   RealtimeScope(const RealtimeScope&) = delete;
