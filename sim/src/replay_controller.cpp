@@ -25,13 +25,15 @@ ReplayController::ReplayController(const ReplayInputs& in, const Platform& platf
     : in_(in),
       platform_(platform),
       recorder_(recorder),
-      ring_timing_(ring_timing_of(in.options)),
       driver_(in.cluster, in.topology, in.gpu_catalog, in.models, in.jobs, in.policy, *this),
       view_(driver_.view()),
       state_(in.jobs.size()),
       batches_(in.jobs, in.options.noise_profiles),
       costs_(in.cluster.spec().elasticity, in.models),
       sharing_(in.cluster, in.jobs, view_),
+      clock_(in.jobs.size()),
+      rings_(make_ring_timing(ring_engine_of(in.options),
+                              RingContext{in, platform, actors_, sharing_, batches_, clock_})),
       node_events_(in.cluster, in.options) {
   if (!in.jobs.empty()) {
     const auto [first, last] =
@@ -77,7 +79,7 @@ void ReplayController::run() {
 std::optional<double> ReplayController::next_wake_s() const {
   double next = std::numeric_limits<double>::infinity();
   if (auto arrival = driver_.next_arrival_s()) next = *arrival;
-  if (!analytic_ends_.empty()) next = std::min(next, analytic_ends_.top().time_s);
+  if (auto end = clock_.next_s()) next = std::min(next, *end);
   if (auto timer = driver_.timer_s()) next = std::min(next, *timer);
   if (auto node_event = node_events_.next_s()) next = std::min(next, *node_event);
   if (std::isinf(next)) return std::nullopt;
@@ -90,7 +92,7 @@ void ReplayController::step(double now) {
   process_node_events(now);
   driver_.process_arrivals(now);
   driver_.run_policy(now);
-  refresh_fluid_rates(now);  // after every start and stop at this instant
+  rings_->settle(now);  // after every start and stop at this instant
   driver_.update_timer(now, recorder_.all_done());
   if (driver_.guard_against_idle_deadlock(now)) last_event_s_ = std::max(last_event_s_, now);
   drop_stale_ends();
@@ -103,8 +105,7 @@ void ReplayController::step(double now) {
 // (its epoch is then out of date). Dropped from the top here, it no longer
 // wakes the controller, and the policy, at a time when nothing happens.
 void ReplayController::drop_stale_ends() {
-  while (!analytic_ends_.empty() && state_[analytic_ends_.top().job].epoch != analytic_ends_.top().epoch)
-    analytic_ends_.pop();
+  clock_.drop_stale();
 }
 
 void ReplayController::process_completions(double now) {
@@ -114,19 +115,16 @@ void ReplayController::process_completions(double now) {
   reports.swap(actors_.channel().finished);
   for (const auto& f : reports) {
     if (f.handed_off_after >= 0) {
-      take_back_ring(f.job, f.epoch, f.handed_off_after, now);
+      rings_->handed_back(f.job, f.epoch, f.handed_off_after, now);
     } else {
       ends.push_back(AnalyticEnd{now, f.job, f.epoch});
     }
   }
-  wake_contended_quiet_rings(now);
+  rings_->traffic_changed(now);
   // A completion that speeds up a GPU co-tenant may move the co-tenant's end
   // to this instant or before: hence the loop until no end is due.
   while (true) {
-    while (!analytic_ends_.empty() && analytic_ends_.top().time_s <= now) {
-      ends.push_back(analytic_ends_.top());
-      analytic_ends_.pop();
-    }
+    clock_.take_due(now, ends);
     if (ends.empty()) break;
     std::sort(ends.begin(), ends.end(), [](const AnalyticEnd& a, const AnalyticEnd& b) { return b > a; });
     process_ends(ends);
@@ -138,7 +136,7 @@ void ReplayController::process_ends(const std::vector<AnalyticEnd>& ends) {
   for (const AnalyticEnd& e : ends) {
     const JobState& s = state_[e.job];
     // A run stopped by a preemption leaves a stale end behind: skip it.
-    if (s.epoch != e.epoch) continue;
+    if (clock_.epoch(e.job) != e.epoch) continue;
     if (s.phase == Phase::SettingUp) {
       begin_run(e.job, e.time_s);
       continue;
@@ -155,9 +153,8 @@ void ReplayController::finish_job(JobIndex job, double now) {
   rescale_tenants(s.placement.gpus, job, now);  // the co-tenants it leaves speed up
   s.phase = Phase::Done;
   s.iterations_done = in_.jobs[job].iterations;
-  ++s.epoch;  // a ring's report racing a preemption-turned-completion is stale
-  if (s.ring) actors_.retire(std::move(s.ring));  // released once quiescent
-  stop_quiet_segment(s);
+  clock_.invalidate(job);  // a ring's report racing a preemption-turned-completion is stale
+  if (rings_->holds(job)) rings_->finish(job);
   if (s.flow) actors_.retire(std::move(s.flow));
   last_event_s_ = std::max(last_event_s_, now);
   driver_.finished(job);

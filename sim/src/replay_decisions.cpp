@@ -29,8 +29,9 @@ void ReplayController::refresh_running(std::vector<RunningJob>& running, double 
     const JobState& s = state_[r.index];
     r.attained_gpu_s =
         s.attained_gpu_s + static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
-    double end = s.analytic_end_s >= 0 ? s.analytic_end_s : s.segment_start_s + s.estimated_total_s;
-    if (s.phase == Phase::SettingUp) end = std::max(now, s.setup_end_s) + s.estimated_total_s;
+    double end = clock_.expected_end_s(r.index);
+    if (s.phase == Phase::SettingUp)
+      end = std::max(now, s.setup_end_s) + clock_.at(r.index).estimated_total_s;
     r.estimated_remaining_s = std::max(0.0, end - now);
   }
 }
@@ -74,7 +75,7 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
   } else {
     begin_run(d.job, now);
   }
-  running.estimated_remaining_s = s.estimated_total_s;
+  running.estimated_remaining_s = clock_.at(d.job).estimated_total_s;
   rescale_tenants(s.placement.gpus, d.job, now);  // a new co-tenant slows the others
   return running;
 }
@@ -83,50 +84,50 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
 void ReplayController::begin_run(JobIndex job, double now) {
   JobState& s = state_[job];
   estimate_run(job);
+  RunTimes& run = clock_.at(job);
   s.run_start_s = now;
-  s.segment_start_s = now;
-  s.run_banked_iterations = 0;
+  run.segment_start_s = now;
   s.setup_end_s = -1;
   s.phase = Phase::Running;
   start_at_rate(job, now);
   if (on_one_node(in_.cluster, s.placement.gpus)) {
     // Its links carry only its own traffic, so the analytic time is exact
     // (at its co-tenants' speed when it shares GPUs).
-    s.analytic_end_s = now + s.estimated_total_s / s.progress.rate();
-    analytic_ends_.push(AnalyticEnd{s.analytic_end_s, job, s.epoch});
+    clock_.end_at(job, now + run.estimated_total_s / run.progress.rate());
   } else {
-    s.analytic_end_s = -1;
+    run.analytic_end_s = -1;
     // DP x TP x PP and parameter-server jobs put their inter-node traffic on
     // the network too (docs/NETWORK.md).
     if (uses_layout(in_.jobs[job]) || is_parameter_server_job(in_.jobs[job])) {
       launch_flow_job(job);
     } else {
-      run_ring(job, now);
+      rings_->start(job, s.placement, in_.jobs[job].iterations - s.iterations_done, now);
     }
-    wake_contended_quiet_rings(now);  // the new traffic may share their links
+    rings_->traffic_changed(now);  // the new traffic may share their links
   }
 }
 
 // Idle-network iteration time on the current placement, and the run time of
 // the iterations not completed yet.
 void ReplayController::estimate_run(JobIndex job) {
-  JobState& s = state_[job];
+  const JobState& s = state_[job];
+  RunTimes& run = clock_.at(job);
   const JobSpec& spec = in_.jobs[job];
   if (uses_layout(spec)) {
-    s.iteration_s = layout_iteration_s(in_.topology, in_.gpu_catalog, spec, s.placement.gpus);
-    s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * s.iteration_s;
+    run.iteration_s = layout_iteration_s(in_.topology, in_.gpu_catalog, spec, s.placement.gpus);
+    run.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * run.iteration_s;
     return;
   }
   if (is_parameter_server_job(spec)) {
-    s.iteration_s = parameter_server_iteration_s(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
-                                                 spec, s.placement.gpus);
-    s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * s.iteration_s;
+    run.iteration_s = parameter_server_iteration_s(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
+                                                   spec, s.placement.gpus);
+    run.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * run.iteration_s;
     return;
   }
   const IterationBreakdown it = iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
                                                s.placement, batches_.batch_of(job));
-  s.iteration_s = it.total_s;
-  s.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * it.total_s;
+  run.iteration_s = it.total_s;
+  run.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * it.total_s;
 }
 
 // By default zero-cost preemption (as the Tiresias simulator): the GPUs are
@@ -137,43 +138,6 @@ void ReplayController::estimate_run(JobIndex job) {
 // the job keeps only the work up to its last checkpoint (stop_run).
 void ReplayController::preempt(JobIndex job, double now) {
   stop_and_requeue(job, now, AllocationCause::Preempt);
-}
-
-long long ReplayController::iterations_left(JobIndex job) const {
-  return in_.jobs[job].iterations - state_[job].iterations_done - state_[job].run_banked_iterations;
-}
-
-double ReplayController::rank_compute_s(JobIndex job, std::size_t r) const {
-  const Placement& placement = state_[job].placement;
-  const ModelParams& model = in_.models.at(in_.jobs[job].model);
-  const double local_batch = static_cast<double>(batches_.batch_of(job)) / batches_.virtual_nodes_of(job);
-  const double speed = in_.gpu_catalog.at(in_.cluster.gpu(placement.gpus[r]).type).speed_for(model.name);
-  return placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
-}
-
-void ReplayController::launch_ring(JobIndex job, double head_start_s) {
-  const Placement& placement = state_[job].placement;
-  const ModelParams& model = in_.models.at(in_.jobs[job].model);
-  RingJob ring;
-  ring.job = job;
-  ring.epoch = state_[job].epoch;
-  ring.gradient_bytes = model.gradient_bytes;
-  ring.overlap_fraction = model.overlap_fraction;
-  ring.iterations = iterations_left(job);
-  ring.iterations_per_macro = iterations_per_macro(ring.iterations, in_.options.macro_iterations);
-  ring.hand_off_when_alone = quiet_rings_on();
-  ring.head_start_s = head_start_s;
-  if (head_start_s > 0)
-    ring.allreduce_s =
-        iteration_time(in_.topology, in_.gpu_catalog, model, placement, batches_.batch_of(job)).allreduce_s;
-  ring.iterations_per_macro_contended = contended_k(ring.iterations_per_macro, state_[job].iteration_s);
-  for (std::size_t r = 0; r < placement.gpus.size(); ++r) {
-    simgrid::s4u::Host* host = platform_.gpu_hosts.at(placement.gpus[r]);
-    ring.ranks.push_back(host);
-    ring.flops_per_iteration.push_back(rank_compute_s(job, r) * host->get_speed());
-    ring.compute_rate.push_back(sharing_.gpu_rate(job, placement.gpus[r]));
-  }
-  state_[job].ring = actors_.launch(std::move(ring));
 }
 
 }  // namespace vnsim::sim

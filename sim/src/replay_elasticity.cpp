@@ -17,9 +17,9 @@ void ReplayController::set_up_then_run(JobIndex job, double now, double delay_s)
   JobState& s = state_[job];
   estimate_run(job);
   s.phase = Phase::SettingUp;
-  s.analytic_end_s = -1;
+  clock_.at(job).analytic_end_s = -1;
   s.setup_end_s = now + delay_s;
-  analytic_ends_.push(AnalyticEnd{s.setup_end_s, job, s.epoch});
+  clock_.wake_at(job, s.setup_end_s);
 }
 
 // Ends the current run at `now` and credits its progress: every whole
@@ -36,22 +36,15 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
   const double interval = in_.options.checkpoint_interval_s;
   const bool checkpointed = lose_since_checkpoint && interval > 0;
   const double kept_s = checkpointed ? std::floor(elapsed / interval) * interval : elapsed;
+  RunTimes& run = clock_.at(job);
   long long done_now = 0;
-  if (s.ring || s.quiet) {
-    if (progressing) {
-      const long long all =
-          s.run_banked_iterations +
-          (s.ring ? ring_iterations_done(*s.ring, now, s.iteration_s) : quiet_iterations_done(s, now));
+  if (rings_->holds(job)) {
+    const long long all = rings_->stop(job, now, /*count=*/progressing);
+    if (progressing)
       done_now = !checkpointed ? all
                  : elapsed > 0
                      ? static_cast<long long>(std::floor(static_cast<double>(all) * kept_s / elapsed))
                      : 0;
-    }
-    if (s.ring) {
-      stop_ring_job(*s.ring);
-      actors_.retire(std::move(s.ring));
-    }
-    stop_quiet_segment(s);
   } else if (s.flow) {
     if (progressing) {
       const long long all = s.flow->iterations_done(now);
@@ -62,19 +55,18 @@ bool ReplayController::stop_run(JobIndex job, double now, bool lose_since_checkp
     }
     s.flow->stop();
     actors_.retire(std::move(s.flow));
-  } else if (progressing && s.iteration_s > 0) {
+  } else if (progressing && run.iteration_s > 0) {
     // A run slowed by GPU co-tenants progressed less than its elapsed time;
     // an unshared run keeps the exact elapsed-time arithmetic.
-    const double work_s = !s.progress.slowed() ? kept_s
-                          : elapsed > 0        ? s.progress.progress_s(now) * kept_s / elapsed
-                                               : 0.0;
-    done_now = static_cast<long long>(std::floor(work_s / s.iteration_s));
+    const double work_s = !run.progress.slowed() ? kept_s
+                          : elapsed > 0          ? run.progress.progress_s(now) * kept_s / elapsed
+                                                 : 0.0;
+    done_now = static_cast<long long>(std::floor(work_s / run.iteration_s));
   }
   if (checkpointed && elapsed > kept_s) recorder_.lost_work(job, elapsed - kept_s);
   s.iterations_done = std::min<long long>(spec.iterations, s.iterations_done + std::max(0LL, done_now));
-  s.run_banked_iterations = 0;
-  ++s.epoch;  // the stopped run's pending end (heap entry or report) is now stale
-  s.analytic_end_s = -1;
+  clock_.invalidate(job);  // the stopped run's pending end (heap entry or report) is now stale
+  run.analytic_end_s = -1;
   s.setup_end_s = -1;
   return s.iterations_done >= spec.iterations;
 }
@@ -167,7 +159,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
   if (sources.empty()) sources = old_gpus;
   StateBroadcast b;
   b.job = d.job;
-  b.epoch = s.epoch;
+  b.epoch = clock_.epoch(d.job);
   b.setup_s = costs_.communicator_setup_s();
   b.bytes_per_receiver = costs_.state_bytes(spec);
   for (std::size_t i = 0; i < joining.size(); ++i)
@@ -175,7 +167,7 @@ void ReplayController::resize(const ResizeJob& d, double now) {
                          platform_.gpu_hosts.at(joining[i]));
   estimate_run(d.job);
   s.phase = Phase::SettingUp;
-  s.analytic_end_s = -1;
+  clock_.at(d.job).analytic_end_s = -1;
   s.setup_end_s = now + costs_.communicator_setup_s();  // at least; the flows add their time
   actors_.launch(std::move(b));
 }
