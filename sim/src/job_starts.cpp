@@ -1,11 +1,11 @@
-// The simulator's side of the policy's decisions, once the PolicyDriver has
-// checked them: the only place jobs start, are preempted or are resized.
+// Starting a job on the driver's checked decision, beginning its run once set
+// up, and what the policy is told about the running jobs.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "replay_controller.hpp"
+#include "job_lifecycle.hpp"
 #include "ring_job.hpp"
 #include "vnsim/core/feasibility.hpp"
 #include "vnsim/core/hetero_placement.hpp"
@@ -24,24 +24,24 @@ bool on_one_node(const Cluster& cluster, const std::vector<GpuId>& gpus) {
 
 }  // namespace
 
-void ReplayController::refresh_running(std::vector<RunningJob>& running, double now) {
+void JobLifecycle::refresh_running(std::vector<RunningJob>& running, double now) const {
   for (RunningJob& r : running) {
     const JobState& s = state_[r.index];
     r.attained_gpu_s =
         s.attained_gpu_s + static_cast<double>(s.placement.gpus.size()) * (now - s.held_since_s);
-    double end = clock_.expected_end_s(r.index);
+    double end = parts_.clock.expected_end_s(r.index);
     if (s.phase == Phase::SettingUp)
-      end = std::max(now, s.setup_end_s) + clock_.at(r.index).estimated_total_s;
+      end = std::max(now, s.setup_end_s) + parts_.clock.at(r.index).estimated_total_s;
     r.estimated_remaining_s = std::max(0.0, end - now);
   }
 }
 
-RunningJob ReplayController::start(const StartJob& d, double now) {
+RunningJob JobLifecycle::start(const StartJob& d, double now) {
   JobState& s = state_[d.job];
   const JobSpec& spec = in_.jobs[d.job];
   Placement placement = d.placement;
   if (placement.vn_per_gpu.empty())
-    placement = spread_virtual_nodes(placement.gpus, batches_.virtual_nodes_of(d.job));
+    placement = spread_virtual_nodes(placement.gpus, parts_.batches.virtual_nodes_of(d.job));
   if (placement.gpus.empty() || placement.vn_per_gpu.size() != placement.gpus.size())
     throw std::logic_error("policy '" + in_.policy.name() + "' started job '" + spec.id +
                            "' with an empty placement or a vn_per_gpu of the wrong size");
@@ -51,23 +51,23 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
     for (int n : placement.vn_per_gpu) v += n;
     if (v >= static_cast<int>(placement.gpus.size()))
       placement = split_placement_by_type(in_.cluster, in_.gpu_catalog, in_.models.at(spec.model),
-                                          placement.gpus, v, batches_.batch_of(d.job));
+                                          placement.gpus, v, parts_.batches.batch_of(d.job));
   }
   // A policy may start a job on other virtual nodes than before (Pollux's
   // accumulation steps); for any other job this is its V.
   int virtual_nodes = 0;
   for (int n : placement.vn_per_gpu) virtual_nodes += n;
-  batches_.set_virtual_nodes(d.job, virtual_nodes);
-  sharing_.check_share(in_.policy.name(), d, placement.gpus);
+  parts_.batches.set_virtual_nodes(d.job, virtual_nodes);
+  parts_.sharing.check_share(in_.policy.name(), d, placement.gpus);
   s.gpu_milli = d.gpu_milli > 0 ? static_cast<int>(d.gpu_milli) : kGpuMilli;
   view_.allocate(placement.gpus, d.job, s.gpu_milli);  // throws on over-commitment
-  recorder_.started(d.job, now, placement.gpus, s.gpu_milli);
+  parts_.recorder.started(d.job, now, placement.gpus, s.gpu_milli);
   s.placement = placement;
   s.held_since_s = now;
   RunningJob running{d.job, &spec, std::move(placement), now, s.attained_gpu_s, -1};
   // Stopped with checkpoints on: restart the processes and load the last
   // checkpoint first (docs/ELASTICITY.md); or the model's start charge.
-  const double setup_s = costs_.start_s(spec, s.restore_pending);
+  const double setup_s = parts_.costs.start_s(spec, s.restore_pending);
   const bool set_up = s.restore_pending || setup_s > 0;
   s.restore_pending = false;
   if (set_up) {
@@ -75,25 +75,26 @@ RunningJob ReplayController::start(const StartJob& d, double now) {
   } else {
     begin_run(d.job, now);
   }
-  running.estimated_remaining_s = clock_.at(d.job).estimated_total_s;
+  running.estimated_remaining_s = parts_.clock.at(d.job).estimated_total_s;
   rescale_tenants(s.placement.gpus, d.job, now);  // a new co-tenant slows the others
   return running;
 }
 
 // Progress starts on the job's current placement.
-void ReplayController::begin_run(JobIndex job, double now) {
+void JobLifecycle::begin_run(JobIndex job, double now) {
   JobState& s = state_[job];
   estimate_run(job);
-  RunTimes& run = clock_.at(job);
+  RunTimes& run = parts_.clock.at(job);
   s.run_start_s = now;
   run.segment_start_s = now;
   s.setup_end_s = -1;
   s.phase = Phase::Running;
-  start_at_rate(job, now);
+  // Progress of a new run begins at the speed its co-tenants allow.
+  run.progress.begin_run(parts_.sharing.slowest_rate(job, s.placement.gpus), now);
   if (on_one_node(in_.cluster, s.placement.gpus)) {
     // Its links carry only its own traffic, so the analytic time is exact
     // (at its co-tenants' speed when it shares GPUs).
-    clock_.end_at(job, now + run.estimated_total_s / run.progress.rate());
+    parts_.clock.end_at(job, now + run.estimated_total_s / run.progress.rate());
   } else {
     run.analytic_end_s = -1;
     // DP x TP x PP and parameter-server jobs put their inter-node traffic on
@@ -101,17 +102,17 @@ void ReplayController::begin_run(JobIndex job, double now) {
     if (uses_layout(in_.jobs[job]) || is_parameter_server_job(in_.jobs[job])) {
       launch_flow_job(job);
     } else {
-      rings_->start(job, s.placement, in_.jobs[job].iterations - s.iterations_done, now);
+      parts_.rings.start(job, s.placement, in_.jobs[job].iterations - s.iterations_done, now);
     }
-    rings_->traffic_changed(now);  // the new traffic may share their links
+    parts_.rings.traffic_changed(now);  // the new traffic may share their links
   }
 }
 
 // Idle-network iteration time on the current placement, and the run time of
 // the iterations not completed yet.
-void ReplayController::estimate_run(JobIndex job) {
+void JobLifecycle::estimate_run(JobIndex job) {
   const JobState& s = state_[job];
-  RunTimes& run = clock_.at(job);
+  RunTimes& run = parts_.clock.at(job);
   const JobSpec& spec = in_.jobs[job];
   if (uses_layout(spec)) {
     run.iteration_s = layout_iteration_s(in_.topology, in_.gpu_catalog, spec, s.placement.gpus);
@@ -125,19 +126,9 @@ void ReplayController::estimate_run(JobIndex job) {
     return;
   }
   const IterationBreakdown it = iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
-                                               s.placement, batches_.batch_of(job));
+                                               s.placement, parts_.batches.batch_of(job));
   run.iteration_s = it.total_s;
   run.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * it.total_s;
-}
-
-// By default zero-cost preemption (as the Tiresias simulator): the GPUs are
-// free at once and the job keeps its whole completed iterations. What is lost
-// is the partial iteration of an analytic job and of a ring job (whose
-// in-flight macro-iteration is credited by time: ring_iterations_done)
-// (docs/ELASTICITY.md, "Checkpoints"). With a checkpoint interval
-// the job keeps only the work up to its last checkpoint (stop_run).
-void ReplayController::preempt(JobIndex job, double now) {
-  stop_and_requeue(job, now, AllocationCause::Preempt);
 }
 
 }  // namespace vnsim::sim

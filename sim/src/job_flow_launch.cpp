@@ -1,17 +1,17 @@
 // Launching parameter-server and DP x TP x PP jobs as SimGrid actors
 // (ps_job.hpp, layout_job.hpp), in macro-iterations like the ring jobs.
+#include "job_lifecycle.hpp"
 #include "layout_job.hpp"
 #include "ps_job.hpp"
-#include "replay_controller.hpp"
 #include "ring_job.hpp"
 #include "vnsim/core/layout_perf.hpp"
 #include "vnsim/core/parameter_server_job.hpp"
 
 namespace vnsim::sim {
 
-void ReplayController::launch_flow_job(JobIndex job) {
+void JobLifecycle::launch_flow_job(JobIndex job) {
   JobState& s = state_[job];
-  const RunTimes& run = clock_.at(job);
+  const RunTimes& run = parts_.clock.at(job);
   const JobSpec& spec = in_.jobs[job];
   const long long iterations = spec.iterations - s.iterations_done;
   const int m = in_.options.macro_iterations;
@@ -26,9 +26,9 @@ void ReplayController::launch_flow_job(JobIndex job) {
     PsSimJob sim;
     sim.job = job;
     sim.epoch = run.epoch;
-    for (GpuId g : ps.servers) sim.servers.push_back(platform_.gpu_hosts.at(g));
+    for (GpuId g : ps.servers) sim.servers.push_back(parts_.platform.gpu_hosts.at(g));
     for (std::size_t w = 0; w < ps.workers.size(); ++w) {
-      simgrid::s4u::Host* host = platform_.gpu_hosts.at(ps.workers[w]);
+      simgrid::s4u::Host* host = parts_.platform.gpu_hosts.at(ps.workers[w]);
       sim.workers.push_back(host);
       sim.worker_flops.push_back(ps.worker_compute_s[w] * host->get_speed());
     }
@@ -42,7 +42,7 @@ void ReplayController::launch_flow_job(JobIndex job) {
         iterations_per_macro(sim.async ? (iterations + workers - 1) / workers : iterations, m);
     sim.iteration_s = run.iteration_s;
     sim.iterations_per_macro_contended = contended_k(sim.iterations_per_macro);
-    s.flow = actors_.launch(std::move(sim));
+    s.flow = parts_.actors.launch(std::move(sim));
     return;
   }
   const TransformerModel* model = find_transformer_model(spec.model);
@@ -51,7 +51,7 @@ void ReplayController::launch_flow_job(JobIndex job) {
   LayoutSimJob sim;
   sim.job = job;
   sim.epoch = run.epoch;
-  for (GpuId g : s.placement.gpus) sim.ranks.push_back(platform_.gpu_hosts.at(g));
+  for (GpuId g : s.placement.gpus) sim.ranks.push_back(parts_.platform.gpu_hosts.at(g));
   sim.layout = it.layout;
   sim.local_step_s = it.stage_compute_s + it.tp_comm_s;
   sim.pipeline_steps = it.layout.micro_batches + it.layout.pp - 1;
@@ -61,7 +61,7 @@ void ReplayController::launch_flow_job(JobIndex job) {
   sim.iterations_per_macro = iterations_per_macro(iterations, m);
   sim.iteration_s = run.iteration_s;
   sim.iterations_per_macro_contended = contended_k(sim.iterations_per_macro);
-  s.flow = actors_.launch(std::move(sim));
+  s.flow = parts_.actors.launch(std::move(sim));
 }
 
 }  // namespace vnsim::sim
