@@ -23,16 +23,18 @@ constexpr const char* kIdleClusterReason = "policy left the job queued on an idl
 
 ReplayController::ReplayController(const ReplayInputs& in, const Platform& platform, ReplayRecorder& recorder)
     : in_(in),
-      platform_(platform),
       recorder_(recorder),
-      ring_timing_(ring_timing_of(in.options)),
       driver_(in.cluster, in.topology, in.gpu_catalog, in.models, in.jobs, in.policy, *this),
       view_(driver_.view()),
-      state_(in.jobs.size()),
       batches_(in.jobs, in.options.noise_profiles),
       costs_(in.cluster.spec().elasticity, in.models),
       sharing_(in.cluster, in.jobs, view_),
-      node_events_(in.cluster, in.options) {
+      clock_(in.jobs.size()),
+      rings_(make_ring_timing(ring_engine_of(in.options),
+                              RingContext{in, platform, actors_, sharing_, batches_, clock_})),
+      node_events_(in.cluster, in.options),
+      lifecycle_(LifecycleParts{in, platform, recorder, driver_, batches_, costs_, sharing_, clock_, actors_,
+                                *rings_}) {
   if (!in.jobs.empty()) {
     const auto [first, last] =
         std::minmax_element(in.jobs.begin(), in.jobs.end(),
@@ -77,7 +79,7 @@ void ReplayController::run() {
 std::optional<double> ReplayController::next_wake_s() const {
   double next = std::numeric_limits<double>::infinity();
   if (auto arrival = driver_.next_arrival_s()) next = *arrival;
-  if (!analytic_ends_.empty()) next = std::min(next, analytic_ends_.top().time_s);
+  if (auto end = clock_.next_s()) next = std::min(next, *end);
   if (auto timer = driver_.timer_s()) next = std::min(next, *timer);
   if (auto node_event = node_events_.next_s()) next = std::min(next, *node_event);
   if (std::isinf(next)) return std::nullopt;
@@ -90,91 +92,69 @@ void ReplayController::step(double now) {
   process_node_events(now);
   driver_.process_arrivals(now);
   driver_.run_policy(now);
-  refresh_fluid_rates(now);  // after every start and stop at this instant
+  rings_->settle(now);  // after every start and stop at this instant
   driver_.update_timer(now, recorder_.all_done());
-  if (driver_.guard_against_idle_deadlock(now)) last_event_s_ = std::max(last_event_s_, now);
-  drop_stale_ends();
+  if (driver_.guard_against_idle_deadlock(now)) lifecycle_.note_event(now);
+  // A restart, stop or speed change leaves the job's old end in the heap
+  // (its epoch is then out of date). Dropped from the top here, it no longer
+  // wakes the controller, and the policy, at a time when nothing happens.
+  clock_.drop_stale();
   if (in_.options.progress)
     in_.options.progress(
         ReplayProgress{recorder_.jobs_done(), in_.jobs.size(), now, first_submit_s_, last_submit_s_});
 }
 
-// A restart, stop or speed change leaves the job's old end in the heap
-// (its epoch is then out of date). Dropped from the top here, it no longer
-// wakes the controller, and the policy, at a time when nothing happens.
-void ReplayController::drop_stale_ends() {
-  while (!analytic_ends_.empty() && state_[analytic_ends_.top().job].epoch != analytic_ends_.top().epoch)
-    analytic_ends_.pop();
-}
-
 void ReplayController::process_completions(double now) {
-  std::vector<AnalyticEnd> ends;
+  std::vector<RunClock::End> ends;
   // Swapped out first: taking a ring back may launch another one.
   std::vector<CompletionChannel::Finished> reports;
   reports.swap(actors_.channel().finished);
   for (const auto& f : reports) {
     if (f.handed_off_after >= 0) {
-      take_back_ring(f.job, f.epoch, f.handed_off_after, now);
+      rings_->handed_back(f.job, f.epoch, f.handed_off_after, now);
     } else {
-      ends.push_back(AnalyticEnd{now, f.job, f.epoch});
+      ends.push_back(RunClock::End{now, f.job, f.epoch});
     }
   }
-  wake_contended_quiet_rings(now);
+  rings_->traffic_changed(now);
   // A completion that speeds up a GPU co-tenant may move the co-tenant's end
   // to this instant or before: hence the loop until no end is due.
   while (true) {
-    while (!analytic_ends_.empty() && analytic_ends_.top().time_s <= now) {
-      ends.push_back(analytic_ends_.top());
-      analytic_ends_.pop();
-    }
+    clock_.take_due(now, ends);
     if (ends.empty()) break;
-    std::sort(ends.begin(), ends.end(), [](const AnalyticEnd& a, const AnalyticEnd& b) { return b > a; });
-    process_ends(ends);
+    std::sort(ends.begin(), ends.end(), [](const RunClock::End& a, const RunClock::End& b) { return b > a; });
+    lifecycle_.process_ends(ends);
     ends.clear();
   }
 }
 
-void ReplayController::process_ends(const std::vector<AnalyticEnd>& ends) {
-  for (const AnalyticEnd& e : ends) {
-    const JobState& s = state_[e.job];
-    // A run stopped by a preemption leaves a stale end behind: skip it.
-    if (s.epoch != e.epoch) continue;
-    if (s.phase == Phase::SettingUp) {
-      begin_run(e.job, e.time_s);
-      continue;
-    }
-    if (s.phase != Phase::Running) throw std::logic_error("job " + std::to_string(e.job) + " ended twice");
-    finish_job(e.job, e.time_s);
-  }
-}
-
-void ReplayController::finish_job(JobIndex job, double now) {
-  JobState& s = state_[job];
-  view_.release(s.placement.gpus, job);
-  recorder_.completed(job, now, s.placement.gpus);
-  rescale_tenants(s.placement.gpus, job, now);  // the co-tenants it leaves speed up
-  s.phase = Phase::Done;
-  s.iterations_done = in_.jobs[job].iterations;
-  ++s.epoch;  // a ring's report racing a preemption-turned-completion is stale
-  if (s.ring) actors_.retire(std::move(s.ring));  // released once quiescent
-  stop_quiet_segment(s);
-  if (s.flow) actors_.retire(std::move(s.flow));
-  last_event_s_ = std::max(last_event_s_, now);
-  driver_.finished(job);
-}
-
 JobProgress ReplayController::arrived(JobIndex job, double /*now*/) {
-  last_event_s_ = std::max(last_event_s_, in_.jobs[job].submit_s);
+  lifecycle_.note_event(in_.jobs[job].submit_s);
   return {};
 }
 
 void ReplayController::rejected(JobIndex job, double now, const std::string& reason) {
-  state_[job].phase = Phase::Done;
-  recorder_.rejected(job, now, reason);
+  lifecycle_.rejected(job, now, reason);
 }
 
 void ReplayController::decision_applied(double now) {
-  last_event_s_ = std::max(last_event_s_, now);
+  lifecycle_.note_event(now);
+}
+
+RunningJob ReplayController::start(const StartJob& d, double now) {
+  return lifecycle_.start(d, now);
+}
+
+void ReplayController::preempt(JobIndex job, double now) {
+  lifecycle_.preempt(job, now);
+}
+
+void ReplayController::resize(const ResizeJob& d, double now) {
+  lifecycle_.resize(d, now);
+}
+
+void ReplayController::refresh_running(std::vector<RunningJob>& running, double now) {
+  lifecycle_.refresh_running(running, now);
 }
 
 // A node that is down comes back at a known time, so the queue may move then.

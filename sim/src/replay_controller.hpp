@@ -1,8 +1,11 @@
 #pragma once
 // The controller actor: the simulator's executor of the policy's decisions.
 // The PolicyDriver (policies/) owns the queue, the running list, arrivals,
-// the decide loop and the timer; this class times the jobs and reports
-// their ends, stops and moves back to it.
+// the decide loop and the timer. This class owns the replay's components and
+// runs the event loop: it hands the driver's decisions to the JobLifecycle,
+// the ends that come due (RunClock, actors' reports) to the lifecycle or the
+// ring engine, and the node changes of the NodeEventSchedule to the view and
+// the lifecycle.
 //
 // It waits (an s4u ConditionVariable with a deadline) until the next arrival,
 // analytic completion or policy timer, or until a ring job reports its end.
@@ -16,41 +19,25 @@
 //   4. Policy::decide, called again as long as it returns decisions.
 // A ring job whose last rank ends at t after the controller already ran at
 // t is handled in a second pass at the same t (still deterministic).
-#include <cstddef>
-#include <map>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <string>
 #include <vector>
 
 #include "actor_jobs.hpp"
-#include "completion_channel.hpp"
 #include "elasticity_costs.hpp"
-#include "flow_job.hpp"
 #include "gpu_sharing.hpp"
 #include "job_batches.hpp"
-#include "link_registry.hpp"
+#include "job_lifecycle.hpp"
 #include "node_event_schedule.hpp"
 #include "platform.hpp"
+#include "replay_inputs.hpp"
 #include "replay_recorder.hpp"
-#include "ring_job.hpp"
 #include "ring_timing.hpp"
-#include "run_progress.hpp"
+#include "run_clock.hpp"
 #include "vnsim/policies/policy_driver.hpp"
-#include "vnsim/sim/replay.hpp"
 
 namespace vnsim::sim {
-
-struct ReplayInputs {
-  const Cluster& cluster;
-  const Topology& topology;
-  const GpuCatalog& gpu_catalog;
-  const ModelCatalog& models;
-  const std::vector<JobSpec>& jobs;
-  Policy& policy;
-  const ReplayOptions& options;
-};
 
 class ReplayController final : private PolicyExecutor {
  public:
@@ -58,148 +45,41 @@ class ReplayController final : private PolicyExecutor {
 
   // The actor body. Returns when every job is completed or rejected.
   void run();
-  double last_event_s() const { return last_event_s_; }
+  double last_event_s() const { return lifecycle_.last_event_s(); }
   double scheduler_wall_s() const { return driver_.scheduler_wall_s(); }
 
  private:
-  // SettingUp: holds its GPUs but makes no progress yet (a resize's
-  // communicator rebuild and state broadcast, or a checkpoint restore); its
-  // next end event (heap entry or channel report) starts the run.
-  enum class Phase { NotArrived, Queued, Running, SettingUp, Done };
-  struct JobState {
-    Phase phase = Phase::NotArrived;
-    Placement placement;
-    double estimated_total_s = -1;  // idle-network run time in this placement
-    double analytic_end_s = -1;     // single-node jobs only
-    // Preemption (zero-cost, as in the Tiresias simulator): a job keeps the
-    // whole iterations it completed and its attained service across runs.
-    long long iterations_done = 0;  // before the current run
-    double attained_gpu_s = 0;      // before the current run
-    double run_start_s = 0;         // when progress began in the current run
-    double held_since_s = 0;        // when it took its current GPUs
-    double setup_end_s = -1;        // SettingUp only, -1 when unknown (a broadcast in flight)
-    bool restore_pending = false;   // stopped with checkpoints on: its next start restores
-    double iteration_s = 0;         // idle-network iteration time in this placement
-    int epoch = 0;                  // launches so far; tells stale completions apart
-    // GPU sharing (replay_sharing.cpp): the share of each GPU held, and the
-    // run's progress at its speed next to its co-tenants (1 = alone); an
-    // analytic job's end moves whenever a co-tenant comes or goes.
-    int gpu_milli = kGpuMilli;
-    RunProgress progress;
-    std::shared_ptr<RingState> ring;
-    // Quiet ring (replay_quiet_rings.cpp): a ring job alone on its links is
-    // timed analytically while this is registered; iterations the current
-    // run did in earlier segments (quiet or actors), and when the current
-    // segment began.
-    std::unique_ptr<LinkUser> quiet;
-    long long run_banked_iterations = 0;
-    double segment_start_s = 0;
-    // Fluid rings (replay_fluid_rings.cpp): the bytes/s the ring puts on
-    // each link while its all-reduce runs alone, its idle-network
-    // all-reduce, and the stretch contention gives that all-reduce now.
-    std::vector<std::pair<const simgrid::s4u::Link*, double>> fluid_loads;
-    double fluid_allreduce_s = 0;
-    double comm_stretch = 1;
-    std::shared_ptr<FlowJob> flow;  // a parameter-server or layout job's actors (replay_flow_jobs.cpp)
-  };
-  struct AnalyticEnd {
-    double time_s;
-    JobIndex job;
-    int epoch = 0;
-    bool operator>(const AnalyticEnd& o) const {
-      return time_s != o.time_s ? time_s > o.time_s : job > o.job;
-    }
-  };
-
   // One wake at `now`, in the documented order.
   void step(double now);
-  void drop_stale_ends();
   void process_completions(double now);
-  void process_ends(const std::vector<AnalyticEnd>& ends);  // sorted by time, then job
+  // Node revocations and failures (replay_node_events.cpp): the schedule's
+  // changes carried out on the view and, through the lifecycle, the jobs.
+  void process_node_events(double now);
   std::optional<double> next_wake_s() const;
 
-  // PolicyExecutor: the driver's calls (replay_controller.cpp).
+  // PolicyExecutor: the driver's calls, handed to the lifecycle.
   JobProgress arrived(JobIndex job, double now) override;
   void rejected(JobIndex job, double now, const std::string& reason) override;
   void decision_applied(double now) override;
   bool will_change_by_itself() const override;
   std::string idle_reason(JobIndex job) const override;
-  // Decisions (replay_decisions.cpp).
   RunningJob start(const StartJob& d, double now) override;
   void preempt(JobIndex job, double now) override;
   void refresh_running(std::vector<RunningJob>& running, double now) override;
-  // Elasticity and checkpoints (replay_elasticity.cpp).
   void resize(const ResizeJob& d, double now) override;
-  bool stop_run(JobIndex job, double now, bool lose_since_checkpoint);
-  void stop_and_requeue(JobIndex job, double now, AllocationCause cause);
-  void begin_run(JobIndex job, double now);
-  void set_up_then_run(JobIndex job, double now, double delay_s);
-  void estimate_run(JobIndex job);
-  // Node revocations and failures (replay_node_events.cpp): the schedule's
-  // changes carried out on the jobs and the view.
-  void process_node_events(double now);
-  void take_node_down(const NodeChange& change);
-  void finish_job(JobIndex job, double now);
-  void launch_ring(JobIndex job, double head_start_s);
-  // Alone-seconds of compute per iteration of rank `r` of the job's placement.
-  double rank_compute_s(JobIndex job, std::size_t r) const;
-  // Iterations of the job not done yet, counting its current run's banked ones.
-  long long iterations_left(JobIndex job) const;
-  // Quiet rings (replay_quiet_rings.cpp).
-  bool quiet_rings_on() const { return ring_timing_ == RingTiming::Quiet; }
-  void run_ring(JobIndex job, double now);
-  bool start_quiet_segment(JobIndex job, double now);
-  void time_ring_analytically(JobIndex job, std::unique_ptr<LinkUser> marker, double now);
-  void leave_quiet_segment(JobIndex job, double now);
-  void simulate_ring_segment(JobIndex job, double now, double head_start_s);
-  void wake_contended_quiet_rings(double now);
-  void take_back_ring(JobIndex job, int epoch, long long iterations, double now);
-  void stop_quiet_segment(JobState& s);
-  long long quiet_iterations_done(const JobState& s, double now) const;
-  double quiet_ring_rate(JobIndex job) const;
-  double slowest_rank_compute_s(JobIndex job) const;
-  // Fluid rings (replay_fluid_rings.cpp).
-  bool fluid_rings_on() const { return ring_timing_ == RingTiming::Fluid; }
-
- public:
-  // What a ring puts on each link of its route while its all-reduce runs
-  // alone (bytes/s, sorted by link), and that all-reduce's idle-network time.
-  struct FluidRingLoads {
-    std::vector<std::pair<const simgrid::s4u::Link*, double>> per_link;
-    double allreduce_s = 0;
-  };
-
- private:
-  // Keyed by the placement's GPUs in ring order and the gradient bytes.
-  std::map<std::pair<std::vector<GpuId>, double>, FluidRingLoads> fluid_loads_cache_;
-  void start_fluid_segment(JobIndex job, double now);
-  void refresh_fluid_rates(double now);
-  bool fluid_rates_stale_ = false;
-  std::vector<JobIndex> quiet_rings_woken_;
-  void launch_flow_job(JobIndex job);  // replay_flow_jobs.cpp
-  // k of a contended macro-iteration for a job whose uncontended k is `k`
-  // (ReplayOptions::contended_macro_s).
-  long long contended_k(long long k, double iteration_s) const;
-  // GPU sharing (replay_sharing.cpp).
-  void start_at_rate(JobIndex job, double now);
-  void update_rate(JobIndex job, double now);
-  void change_analytic_rate(JobIndex job, double rate, double now);
-  void rescale_tenants(const std::vector<GpuId>& gpus, JobIndex except, double now);
 
   const ReplayInputs& in_;
-  const Platform& platform_;
   ReplayRecorder& recorder_;
-  const RingTiming ring_timing_;
   PolicyDriver driver_;
   ClusterView& view_;  // the driver's
-  std::vector<JobState> state_;
   JobBatches batches_;
   ElasticityCosts costs_;
   GpuSharing sharing_;
-  std::priority_queue<AnalyticEnd, std::vector<AnalyticEnd>, std::greater<>> analytic_ends_;
+  RunClock clock_;
   ActorJobs actors_;
+  std::unique_ptr<RingTiming> rings_;  // the ring engine the options chose
   NodeEventSchedule node_events_;
-  double last_event_s_ = 0;
+  JobLifecycle lifecycle_;
   double first_submit_s_ = 0, last_submit_s_ = 0;  // for ReplayOptions::progress
 };
 

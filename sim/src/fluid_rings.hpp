@@ -1,0 +1,54 @@
+#pragma once
+// Fluid rings (ReplayOptions::fluid_rings, the default): every multi-node
+// ring job is timed analytically, alone or not. Rings that share links slow
+// each other by the fluid model of fluid_contention.hpp, and their speeds
+// are worked out again whenever a ring starts, stops or changes compute
+// speed, once per instant (settle). No actor and no SimGrid activity runs for
+// a ring, so the cost of a replay no longer follows the time its rings spend
+// contended (docs/PERFORMANCE.md, "Fluid rings"). The rings are not
+// registered with the link registry: parameter-server and layout jobs, which
+// still run as actors, and fluid rings do not see each other's traffic.
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "ring_timing.hpp"
+
+namespace vnsim::sim {
+
+class FluidRings final : public RingTiming {
+ public:
+  explicit FluidRings(const RingContext& ctx);
+
+  void start(JobIndex job, const Placement& placement, long long iterations, double now) override;
+  bool holds(JobIndex job) const override { return rings_[job].timed; }
+  long long stop(JobIndex job, double now, bool count) override;
+  void finish(JobIndex job) override;
+  void speed_changed(JobIndex job, double now) override;
+  void settle(double now) override;
+
+  // What a ring puts on each link of its route while its all-reduce runs
+  // alone (bytes/s, sorted by link), and that all-reduce's idle-network time.
+  struct Loads {
+    std::vector<std::pair<const simgrid::s4u::Link*, double>> per_link;
+    double allreduce_s = 0;
+  };
+
+ private:
+  struct Ring {
+    bool timed = false;  // its run is timed here now
+    Placement placement;
+    Loads loads;
+    double comm_stretch = 1;  // what contention does to its all-reduce now
+  };
+  void let_go(JobIndex job);
+
+  std::vector<Ring> rings_;   // per job
+  std::set<JobIndex> timed_;  // the rings timed now, in index order
+  // Keyed by the placement's GPUs in ring order and the gradient bytes.
+  std::map<std::pair<std::vector<GpuId>, double>, Loads> loads_cache_;
+  bool stale_ = false;  // a ring came, went or changed speed since the last settle
+};
+
+}  // namespace vnsim::sim

@@ -1,0 +1,66 @@
+#pragma once
+// Each job's current run as a timeline: its idle-network iteration time, the
+// run time of what is left, its progress at a speed that may change, and the
+// analytic end the controller waits for. An end is tagged with the job's
+// epoch (launches and re-timings so far), so a run that was stopped, restarted
+// or re-timed leaves its old end behind as stale instead of searching the
+// heap for it. No SimGrid.
+#include <cstddef>
+#include <optional>
+#include <queue>
+#include <vector>
+
+#include "run_progress.hpp"
+#include "vnsim/policies/policy.hpp"
+
+namespace vnsim::sim {
+
+struct RunTimes {
+  double iteration_s = 0;         // idle-network iteration time in the current placement
+  double estimated_total_s = -1;  // idle-network run time of the current segment
+  double analytic_end_s = -1;     // -1 while the run keeps its own time (actors) or is setting up
+  double segment_start_s = 0;     // when the current segment (run, quiet or actor stretch) began
+  RunProgress progress;
+  int epoch = 0;  // tells stale ends and reports apart
+};
+
+class RunClock {
+ public:
+  struct End {
+    double time_s;
+    JobIndex job;
+    int epoch = 0;
+    bool operator>(const End& o) const { return time_s != o.time_s ? time_s > o.time_s : job > o.job; }
+  };
+
+  explicit RunClock(std::size_t jobs) : runs_(jobs) {}
+
+  RunTimes& at(JobIndex job) { return runs_[job]; }
+  const RunTimes& at(JobIndex job) const { return runs_[job]; }
+  int epoch(JobIndex job) const { return runs_[job].epoch; }
+  // The job's pending end (heap entry or actor report) turns stale.
+  void invalidate(JobIndex job) { ++runs_[job].epoch; }
+
+  // The run ends analytically at `time_s`.
+  void end_at(JobIndex job, double time_s);
+  // A wake at `time_s` for the job (the end of a set-up), leaving its analytic end unset.
+  void wake_at(JobIndex job, double time_s) { ends_.push(End{time_s, job, runs_[job].epoch}); }
+  // From `now` segment progress runs at `rate`: the progress so far is
+  // banked, and the end moves (the old one turns stale).
+  void change_rate(JobIndex job, double rate, double now);
+  // Where the current segment ends if nothing changes: its analytic end, or
+  // its start plus its idle-network run time.
+  double expected_end_s(JobIndex job) const;
+
+  std::optional<double> next_s() const;
+  // Pops the stale ends from the top, so they no longer wake the controller.
+  void drop_stale();
+  // Moves every end at or before `now` (stale ones included) to `out`.
+  void take_due(double now, std::vector<End>& out);
+
+ private:
+  std::vector<RunTimes> runs_;
+  std::priority_queue<End, std::vector<End>, std::greater<>> ends_;
+};
+
+}  // namespace vnsim::sim
