@@ -9,11 +9,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "allocations_csv.hpp"
 #include "args.hpp"
 #include "check_energy.hpp"
+#include "output_tables.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/sim/allocation_check.hpp"
@@ -25,68 +25,6 @@ namespace fs = std::filesystem;
 
 // Exit code when the outputs break an invariant (docs/OUTPUTS.md, "Exit codes").
 constexpr int kCheckFailed = 1;
-
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<long> lines;
-  std::size_t column(const std::string& name, const std::string& file) const {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    throw InputError(file + ": no column '" + name + "'");
-  }
-};
-
-Table read_table(const fs::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(path.string() + ": cannot read (is this a vnsim replay output folder?)");
-  Table t;
-  std::string line;
-  long n = 0;
-  while (std::getline(f, line)) {
-    ++n;
-    auto fields = split_csv_line(line, path.string(), n);
-    if (n == 1) {
-      t.header = std::move(fields);
-      continue;
-    }
-    if (fields.size() != t.header.size())
-      throw InputError(path.string() + ":" + std::to_string(n) + ": expected " +
-                       std::to_string(t.header.size()) + " fields, found " + std::to_string(fields.size()));
-    t.rows.push_back(std::move(fields));
-    t.lines.push_back(n);
-  }
-  if (t.header.empty()) throw InputError(path.string() + ": empty file");
-  return t;
-}
-
-double number(const std::string& text, const std::string& where) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(v))
-    throw InputError(where + ": '" + text + "' is not a number");
-  return v;
-}
-
-// Parses Batsim's interval set "0-3 7" back into ids.
-std::vector<GpuId> gpu_ids(const std::string& text, const std::string& where) {
-  std::vector<GpuId> ids;
-  std::istringstream in(text);
-  std::string part;
-  while (in >> part) {
-    const std::size_t dash = part.find('-');
-    const long first = std::lround(number(part.substr(0, dash), where));
-    const long last = dash == std::string::npos ? first : std::lround(number(part.substr(dash + 1), where));
-    if (last < first) throw InputError(where + ": interval '" + part + "' is reversed");
-    for (long g = first; g <= last; ++g) ids.push_back(static_cast<GpuId>(g));
-  }
-  return ids;
-}
 
 // GPU time held by at least one job, summed over GPUs (what the energy meter
 // counts as busy), the time of the last change, and the GPUs taken. Ids out
