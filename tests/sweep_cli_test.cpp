@@ -90,7 +90,9 @@ TEST_F(SweepCli, SecondInvocationSkipsFinishedRunsAndGivesTheSameTable) {
   EXPECT_EQ(slurp(sweep / "results.csv"), table);
   // Every run's timeline passes the invariant checker.
   ASSERT_EQ(vnsim("check " + sweep.string()), 0) << err();
-  EXPECT_EQ(count_lines(out()), 4) << out();
+  EXPECT_EQ(count_lines(out()), 4 + 1) << out();  // a line per run and a summary
+  EXPECT_NE(out().find(": 4 runs checked: 4 ok, 0 break an invariant, 0 unreadable\n"), std::string::npos)
+      << out();
   // A run whose summary.json is gone is run again, and only that one.
   const std::string first_dir = table.substr(table.rfind("runs/"), 17);
   fs::remove(sweep / first_dir / "summary.json");
@@ -186,6 +188,53 @@ TEST_F(SweepCli, ConfigRunTimeoutAppliesAndTheFlagOverridesIt) {
   EXPECT_EQ(vnsim("sweep " + generous.string() + " --quiet --run-timeout 1 --out " + (dir_ / "t").string()),
             3)
       << err();
+}
+
+// `vnsim check SWEEP_DIR` checks every run with a timeline on its own: a
+// broken or unreadable run is named, the others are still checked, and the
+// summary line counts each kind; the exit code is the worst run's.
+TEST_F(SweepCli, CheckOnASweepFolderNamesEachFailingRunAndSummarises) {
+  const fs::path cfg = config(kTwoPolicies), sweep = dir_ / "s";
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --out " + sweep.string()), 0) << err();
+  std::vector<fs::path> runs;
+  for (const auto& entry : fs::directory_iterator(sweep / "runs")) runs.push_back(entry.path());
+  std::sort(runs.begin(), runs.end());
+  ASSERT_EQ(runs.size(), 4u);
+  // runs[0]: its first take repeated, so a GPU is over-committed.
+  std::string timeline = slurp(runs[0] / "allocations.csv");
+  const std::size_t first_row = timeline.find('\n') + 1;
+  timeline.insert(first_row, timeline.substr(first_row, timeline.find('\n', first_row) + 1 - first_row));
+  std::ofstream(runs[0] / "allocations.csv", std::ios::binary) << timeline;
+  // runs[1]: jobs.csv cut inside its second row.
+  const std::string jobs = slurp(runs[1] / "jobs.csv");
+  std::ofstream(runs[1] / "jobs.csv", std::ios::binary)
+      << jobs.substr(0, jobs.find('\n', jobs.find('\n') + 1) - 5) << "\n";
+  // runs[2]: finished before allocations.csv existed; a folder of an unfinished run.
+  fs::remove(runs[2] / "allocations.csv");
+  fs::create_directories(sweep / "runs" / "zz-unfinished");
+  EXPECT_EQ(vnsim("check " + sweep.string()), 2);
+  EXPECT_NE(out().find(runs[3].string() + ": ok ("), std::string::npos) << out();
+  EXPECT_NE(
+      err().find((runs[0] / "allocations.csv").string() + ":3: (t=0.000000, job 0): takes GPU 0, which it "
+                                                          "already holds"),
+      std::string::npos)
+      << err();
+  EXPECT_NE(err().find(runs[1].string() + ": error: " + (runs[1] / "jobs.csv").string() + ":2: expected"),
+            std::string::npos)
+      << err();
+  EXPECT_NE(out().find(sweep.string() +
+                       ": 3 runs checked: 1 ok, 1 break an invariant, 1 unreadable; 1 finished without "
+                       "allocations.csv, not checked; 1 unfinished (no summary.json), not checked\n"),
+            std::string::npos)
+      << out();
+  // Without the unreadable run the worst is a broken invariant.
+  std::ofstream(runs[1] / "jobs.csv", std::ios::binary) << jobs;
+  EXPECT_EQ(vnsim("check " + sweep.string()), 1);
+  EXPECT_NE(out().find(": 3 runs checked: 2 ok, 1 break an invariant, 0 unreadable"), std::string::npos)
+      << out();
+  timeline.erase(first_row, timeline.find('\n', first_row) + 1 - first_row);  // the repeated take again out
+  std::ofstream(runs[0] / "allocations.csv", std::ios::binary) << timeline;
+  EXPECT_EQ(vnsim("check " + sweep.string()), 0) << err();
 }
 
 TEST_F(SweepCli, MpiGatheredTableEqualsTheSingleProcessTable) {

@@ -185,8 +185,55 @@ int check_run(const fs::path& dir) {
 const char* check_usage() {
   return "vnsim check OUT_DIR|SWEEP_DIR   verify a replay's allocations.csv against jobs.csv and "
          "summary.json\n"
-         "             (a sweep folder: every run folder under its runs/ that has a summary.json)\n";
+         "             (a sweep folder: every run folder under its runs/ that has an allocations.csv,\n"
+         "             one line per run and a summary line)\n";
 }
+
+namespace {
+
+// A sweep folder: each finished run with a timeline is checked on its own,
+// so one damaged run does not hide the others; the exit code is the worst
+// run's (1: an invariant broken, 2: a run's files cannot be read).
+int check_sweep(const fs::path& sweep) {
+  std::vector<fs::path> runs;  // sorted, so the output order does not depend on the file system
+  std::size_t unfinished = 0, untimed = 0;
+  for (const auto& entry : fs::directory_iterator(sweep / "runs")) {
+    if (!entry.is_directory()) continue;
+    if (!fs::exists(entry.path() / "summary.json"))
+      ++unfinished;
+    else if (!fs::exists(entry.path() / "allocations.csv"))
+      ++untimed;  // written before allocations.csv existed
+    else
+      runs.push_back(entry.path());
+  }
+  if (runs.empty())
+    throw InputError((sweep / "runs").string() + ": no finished run folder with allocations.csv (" +
+                     std::to_string(untimed) + " finished without one, " + std::to_string(unfinished) +
+                     " unfinished)");
+  std::sort(runs.begin(), runs.end());
+  int worst = 0;
+  std::size_t failed = 0, unreadable = 0;
+  for (const auto& run : runs) {
+    int code = 0;
+    try {
+      code = check_run(run);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "vnsim check: %s: error: %s\n", run.string().c_str(), printable(e.what()).c_str());
+      code = 2;
+    }
+    if (code == kCheckFailed) ++failed;
+    if (code == 2) ++unreadable;
+    worst = std::max(worst, code);
+  }
+  std::printf("vnsim check: %s: %zu runs checked: %zu ok, %zu break an invariant, %zu unreadable",
+              sweep.string().c_str(), runs.size(), runs.size() - failed - unreadable, failed, unreadable);
+  if (untimed > 0) std::printf("; %zu finished without allocations.csv, not checked", untimed);
+  if (unfinished > 0) std::printf("; %zu unfinished (no summary.json), not checked", unfinished);
+  std::printf("\n");
+  return worst;
+}
+
+}  // namespace
 
 int run_check_command(const std::vector<std::string>& argv_in) {
   std::vector<std::string> argv = argv_in;
@@ -196,15 +243,7 @@ int run_check_command(const std::vector<std::string>& argv_in) {
   Args args(argv, {}, {});
   const fs::path dir = positionals[0];
   if (fs::exists(dir / "jobs.csv") || !fs::is_directory(dir / "runs")) return check_run(dir);
-  std::vector<fs::path> runs;  // sorted, so the output order does not depend on the file system
-  for (const auto& entry : fs::directory_iterator(dir / "runs"))
-    if (fs::exists(entry.path() / "summary.json")) runs.push_back(entry.path());
-  if (runs.empty())
-    throw InputError((dir / "runs").string() + ": no finished run folder (with summary.json)");
-  std::sort(runs.begin(), runs.end());
-  int worst = 0;
-  for (const auto& run : runs) worst = std::max(worst, check_run(run));
-  return worst;
+  return check_sweep(dir);
 }
 
 }  // namespace vnsim::cli
