@@ -8,9 +8,9 @@
 
 #include "args.hpp"
 #include "export_views.hpp"
-#include "staged_file.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/staged_file.hpp"
 
 namespace vnsim::cli {
 

@@ -1,5 +1,6 @@
 #pragma once
-// One output file written atomically (docs/OUTPUTS.md, "Atomic outputs"):
+// One output file written atomically (docs/OUTPUTS.md, "Atomic outputs";
+// used by `vnsim export`, `vnsim trace convert` and vnexec):
 // the command writes `path()`, a temporary name beside the final one, and
 // commit() renames it into place, so a failed or killed command never leaves
 // a complete-looking file, and a previous file of that name stays whole
@@ -7,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-namespace vnsim::cli {
+namespace vnsim {
 
 class StagedFile {
  public:
@@ -32,4 +33,4 @@ class StagedFile {
   bool committed_ = false;
 };
 
-}  // namespace vnsim::cli
+}  // namespace vnsim

@@ -1,4 +1,4 @@
-#include "staged_file.hpp"
+#include "vnsim/core/staged_file.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 #include "vnsim/core/error.hpp"
 
-namespace vnsim::cli {
+namespace vnsim {
 namespace {
 
 namespace fs = std::filesystem;
@@ -59,4 +59,4 @@ void StagedFile::commit() {
   committed_ = true;
 }
 
-}  // namespace vnsim::cli
+}  // namespace vnsim
