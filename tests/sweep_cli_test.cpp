@@ -259,6 +259,80 @@ TEST_F(SweepCli, MpiGatheredTableEqualsTheSingleProcessTable) {
   EXPECT_EQ(slurp(dir_ / "mpi" / "results.csv"), local);
 }
 
+// The value of `name` in the environment of process `pid` ("" when absent).
+std::string environment_value(pid_t pid, const std::string& name) {
+  const std::string env = slurp(fs::path("/proc") / std::to_string(pid) / "environ");
+  const std::string key = name + "=";
+  for (std::size_t at = 0; at < env.size(); at = env.find('\0', at) + 1) {
+    if (env.compare(at, key.size(), key) == 0)
+      return env.substr(at + key.size(), env.find('\0', at) - at - key.size());
+    if (env.find('\0', at) == std::string::npos) break;
+  }
+  return "";
+}
+
+// A `--mpi` sweep whose rank dies (SIGKILL, as the OOM killer or a node
+// failure would): mpirun ends the job with an error exit, no rank or replay
+// outlives it, and a rerun skips the runs that finished and runs the others.
+TEST_F(SweepCli, MpiRankKilledEndsTheJobWithoutOrphansAndARerunResumes) {
+  if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
+  // Six runs, round-robin over three ranks: each rank runs a short replay,
+  // then a long one (the actor ring engine: tens of seconds).
+  const fs::path cfg = config(
+      R"({"name": "rank", "clusters": ["testbed"], "traces": ["synthetic:20", "synthetic:4000"],
+          "policies": [{"name": "tiresias", "engine": {"actor_rings": true}}], "seeds": [1, 2, 3]})");
+  const fs::path sweep = dir_ / "s";
+  const std::string command =
+      "ASAN_OPTIONS=detect_leaks=0 exec mpirun -x ASAN_OPTIONS --allow-run-as-root "
+      "--oversubscribe -np 3 " +
+      std::string(VNSIM_CLI_PATH) + " sweep " + cfg.string() + " --mpi --jobs 1 --quiet --out " +
+      sweep.string() + " > " + p("mpi_out.txt") + " 2> " + p("mpi_err.txt");
+  const pid_t launcher = ::fork();
+  ASSERT_GE(launcher, 0);
+  if (launcher == 0) {
+    ::setpgid(0, 0);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // All three long replays run: the short runs are done.
+  const bool all_long = wait_until([&] {
+    return processes_mentioning({"replay", "synthetic:4000", sweep.string()}).size() == 3;
+  });
+  if (!all_long) {
+    ::kill(-launcher, SIGKILL);
+    wait_exit(launcher);
+    FAIL() << "the three long replays never ran together: " << slurp(dir_ / "mpi_err.txt");
+  }
+  pid_t victim = -1;
+  for (pid_t pid : processes_mentioning({"sweep", "--mpi", sweep.string()}))
+    if (environment_value(pid, "OMPI_COMM_WORLD_RANK") == "1") victim = pid;
+  ASSERT_GT(victim, 0) << "no process of rank 1";
+  ASSERT_EQ(::kill(victim, SIGKILL), 0);
+  const int code = wait_exit(launcher);
+  EXPECT_NE(code, 0) << slurp(dir_ / "mpi_err.txt");
+  EXPECT_NE(slurp(dir_ / "mpi_err.txt").find("signal 9"), std::string::npos) << slurp(dir_ / "mpi_err.txt");
+  EXPECT_FALSE(fs::exists(sweep / "results.csv"));  // rank 0 cannot gather a dead rank's rows
+  // No rank and no replay outlives the job: the replays get SIGTERM when
+  // their rank dies and end at once (well before a long replay would end on
+  // its own, which takes minutes here).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (!processes_mentioning({sweep.string()}).empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const std::vector<pid_t> left = processes_mentioning({sweep.string()});
+  EXPECT_TRUE(left.empty()) << left.size() << " processes left 15 s after the job ended";
+  for (pid_t pid : left) ::kill(pid, SIGKILL);  // so a failure leaves nothing behind
+  // A rerun skips the three finished runs and runs the three others (cut
+  // short here by --run-timeout, which only bounds how long a run may take).
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --run-timeout 1 --out " + sweep.string()), 3) << err();
+  EXPECT_NE(out().find("6 runs on 1 rank(s): 3 ran, 3 skipped (done before), 3 failed"), std::string::npos)
+      << out() << err();
+  const std::string table = slurp(sweep / "results.csv");
+  EXPECT_EQ(count_lines(table), 7) << table;
+  for (const char* seed : {",1,ok,", ",2,ok,", ",3,ok,"})
+    EXPECT_NE(table.find("synthetic:20,,tiresias [actor-rings],," + std::string(seed + 1)), std::string::npos)
+        << table;
+}
+
 TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {
   if (exit_code(
           "/usr/bin/python3 -c 'import nbformat, nbconvert, pandas, matplotlib, ipykernel' 2>/dev/null") != 0)
