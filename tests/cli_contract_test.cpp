@@ -44,7 +44,7 @@ const std::vector<std::string> kLongReplay = {"replay",   "--cluster",      "tes
 
 TEST_F(CliContract, EveryCommandHasHelpThatExitsZero) {
   for (const std::string cmd : {"replay", "trace", "sweep", "report", "policies", "validate",
-                                "bench-collective", "check", "version"}) {
+                                "bench-collective", "check", "export", "version"}) {
     ASSERT_EQ(vnsim(cmd + " --help"), 0) << cmd << ": " << err();
     EXPECT_EQ(out().rfind("usage: vnsim " + cmd, 0), 0u) << out();
     EXPECT_EQ(err(), "") << cmd;

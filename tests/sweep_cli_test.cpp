@@ -90,7 +90,9 @@ TEST_F(SweepCli, SecondInvocationSkipsFinishedRunsAndGivesTheSameTable) {
   EXPECT_EQ(slurp(sweep / "results.csv"), table);
   // Every run's timeline passes the invariant checker.
   ASSERT_EQ(vnsim("check " + sweep.string()), 0) << err();
-  EXPECT_EQ(count_lines(out()), 4) << out();
+  EXPECT_EQ(count_lines(out()), 4 + 1) << out();  // a line per run and a summary
+  EXPECT_NE(out().find(": 4 runs checked: 4 ok, 0 break an invariant, 0 unreadable\n"), std::string::npos)
+      << out();
   // A run whose summary.json is gone is run again, and only that one.
   const std::string first_dir = table.substr(table.rfind("runs/"), 17);
   fs::remove(sweep / first_dir / "summary.json");
@@ -188,6 +190,53 @@ TEST_F(SweepCli, ConfigRunTimeoutAppliesAndTheFlagOverridesIt) {
       << err();
 }
 
+// `vnsim check SWEEP_DIR` checks every run with a timeline on its own: a
+// broken or unreadable run is named, the others are still checked, and the
+// summary line counts each kind; the exit code is the worst run's.
+TEST_F(SweepCli, CheckOnASweepFolderNamesEachFailingRunAndSummarises) {
+  const fs::path cfg = config(kTwoPolicies), sweep = dir_ / "s";
+  ASSERT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --out " + sweep.string()), 0) << err();
+  std::vector<fs::path> runs;
+  for (const auto& entry : fs::directory_iterator(sweep / "runs")) runs.push_back(entry.path());
+  std::sort(runs.begin(), runs.end());
+  ASSERT_EQ(runs.size(), 4u);
+  // runs[0]: its first take repeated, so a GPU is over-committed.
+  std::string timeline = slurp(runs[0] / "allocations.csv");
+  const std::size_t first_row = timeline.find('\n') + 1;
+  timeline.insert(first_row, timeline.substr(first_row, timeline.find('\n', first_row) + 1 - first_row));
+  std::ofstream(runs[0] / "allocations.csv", std::ios::binary) << timeline;
+  // runs[1]: jobs.csv cut inside its second row.
+  const std::string jobs = slurp(runs[1] / "jobs.csv");
+  std::ofstream(runs[1] / "jobs.csv", std::ios::binary)
+      << jobs.substr(0, jobs.find('\n', jobs.find('\n') + 1) - 5) << "\n";
+  // runs[2]: finished before allocations.csv existed; a folder of an unfinished run.
+  fs::remove(runs[2] / "allocations.csv");
+  fs::create_directories(sweep / "runs" / "zz-unfinished");
+  EXPECT_EQ(vnsim("check " + sweep.string()), 2);
+  EXPECT_NE(out().find(runs[3].string() + ": ok ("), std::string::npos) << out();
+  EXPECT_NE(
+      err().find((runs[0] / "allocations.csv").string() + ":3: (t=0.000000, job 0): takes GPU 0, which it "
+                                                          "already holds"),
+      std::string::npos)
+      << err();
+  EXPECT_NE(err().find(runs[1].string() + ": error: " + (runs[1] / "jobs.csv").string() + ":2: expected"),
+            std::string::npos)
+      << err();
+  EXPECT_NE(out().find(sweep.string() +
+                       ": 3 runs checked: 1 ok, 1 break an invariant, 1 unreadable; 1 finished without "
+                       "allocations.csv, not checked; 1 unfinished (no summary.json), not checked\n"),
+            std::string::npos)
+      << out();
+  // Without the unreadable run the worst is a broken invariant.
+  std::ofstream(runs[1] / "jobs.csv", std::ios::binary) << jobs;
+  EXPECT_EQ(vnsim("check " + sweep.string()), 1);
+  EXPECT_NE(out().find(": 3 runs checked: 2 ok, 1 break an invariant, 0 unreadable"), std::string::npos)
+      << out();
+  timeline.erase(first_row, timeline.find('\n', first_row) + 1 - first_row);  // the repeated take again out
+  std::ofstream(runs[0] / "allocations.csv", std::ios::binary) << timeline;
+  EXPECT_EQ(vnsim("check " + sweep.string()), 0) << err();
+}
+
 TEST_F(SweepCli, MpiGatheredTableEqualsTheSingleProcessTable) {
   if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
   const fs::path cfg = config(
@@ -208,6 +257,80 @@ TEST_F(SweepCli, MpiGatheredTableEqualsTheSingleProcessTable) {
   const std::string local = slurp(dir_ / "local" / "results.csv");
   EXPECT_EQ(count_lines(local), 9);
   EXPECT_EQ(slurp(dir_ / "mpi" / "results.csv"), local);
+}
+
+// The value of `name` in the environment of process `pid` ("" when absent).
+std::string environment_value(pid_t pid, const std::string& name) {
+  const std::string env = slurp(fs::path("/proc") / std::to_string(pid) / "environ");
+  const std::string key = name + "=";
+  for (std::size_t at = 0; at < env.size(); at = env.find('\0', at) + 1) {
+    if (env.compare(at, key.size(), key) == 0)
+      return env.substr(at + key.size(), env.find('\0', at) - at - key.size());
+    if (env.find('\0', at) == std::string::npos) break;
+  }
+  return "";
+}
+
+// A `--mpi` sweep whose rank dies (SIGKILL, as the OOM killer or a node
+// failure would): mpirun ends the job with an error exit, no rank or replay
+// outlives it, and a rerun skips the runs that finished and runs the others.
+TEST_F(SweepCli, MpiRankKilledEndsTheJobWithoutOrphansAndARerunResumes) {
+  if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
+  // Six runs, round-robin over three ranks: each rank runs a short replay,
+  // then a long one (the actor ring engine: tens of seconds).
+  const fs::path cfg = config(
+      R"({"name": "rank", "clusters": ["testbed"], "traces": ["synthetic:20", "synthetic:4000"],
+          "policies": [{"name": "tiresias", "engine": {"actor_rings": true}}], "seeds": [1, 2, 3]})");
+  const fs::path sweep = dir_ / "s";
+  const std::string command =
+      "ASAN_OPTIONS=detect_leaks=0 exec mpirun -x ASAN_OPTIONS --allow-run-as-root "
+      "--oversubscribe -np 3 " +
+      std::string(VNSIM_CLI_PATH) + " sweep " + cfg.string() + " --mpi --jobs 1 --quiet --out " +
+      sweep.string() + " > " + p("mpi_out.txt") + " 2> " + p("mpi_err.txt");
+  const pid_t launcher = ::fork();
+  ASSERT_GE(launcher, 0);
+  if (launcher == 0) {
+    ::setpgid(0, 0);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // All three long replays run: the short runs are done.
+  const bool all_long = wait_until([&] {
+    return processes_mentioning({"replay", "synthetic:4000", sweep.string()}).size() == 3;
+  });
+  if (!all_long) {
+    ::kill(-launcher, SIGKILL);
+    wait_exit(launcher);
+    FAIL() << "the three long replays never ran together: " << slurp(dir_ / "mpi_err.txt");
+  }
+  pid_t victim = -1;
+  for (pid_t pid : processes_mentioning({"sweep", "--mpi", sweep.string()}))
+    if (environment_value(pid, "OMPI_COMM_WORLD_RANK") == "1") victim = pid;
+  ASSERT_GT(victim, 0) << "no process of rank 1";
+  ASSERT_EQ(::kill(victim, SIGKILL), 0);
+  const int code = wait_exit(launcher);
+  EXPECT_NE(code, 0) << slurp(dir_ / "mpi_err.txt");
+  EXPECT_NE(slurp(dir_ / "mpi_err.txt").find("signal 9"), std::string::npos) << slurp(dir_ / "mpi_err.txt");
+  EXPECT_FALSE(fs::exists(sweep / "results.csv"));  // rank 0 cannot gather a dead rank's rows
+  // No rank and no replay outlives the job: the replays get SIGTERM when
+  // their rank dies and end at once (well before a long replay would end on
+  // its own, which takes minutes here).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (!processes_mentioning({sweep.string()}).empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const std::vector<pid_t> left = processes_mentioning({sweep.string()});
+  EXPECT_TRUE(left.empty()) << left.size() << " processes left 15 s after the job ended";
+  for (pid_t pid : left) ::kill(pid, SIGKILL);  // so a failure leaves nothing behind
+  // A rerun skips the three finished runs and runs the three others (cut
+  // short here by --run-timeout, which only bounds how long a run may take).
+  EXPECT_EQ(vnsim("sweep " + cfg.string() + " --jobs 2 --run-timeout 1 --out " + sweep.string()), 3) << err();
+  EXPECT_NE(out().find("6 runs on 1 rank(s): 3 ran, 3 skipped (done before), 3 failed"), std::string::npos)
+      << out() << err();
+  const std::string table = slurp(sweep / "results.csv");
+  EXPECT_EQ(count_lines(table), 7) << table;
+  for (const char* seed : {",1,ok,", ",2,ok,", ",3,ok,"})
+    EXPECT_NE(table.find("synthetic:20,,tiresias [actor-rings],," + std::string(seed + 1)), std::string::npos)
+        << table;
 }
 
 TEST_F(SweepCli, ReportWritesExecutedNotebookHtmlAndPlots) {

@@ -9,11 +9,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "allocations_csv.hpp"
 #include "args.hpp"
 #include "check_energy.hpp"
+#include "output_tables.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/sim/allocation_check.hpp"
@@ -25,68 +25,6 @@ namespace fs = std::filesystem;
 
 // Exit code when the outputs break an invariant (docs/OUTPUTS.md, "Exit codes").
 constexpr int kCheckFailed = 1;
-
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<long> lines;
-  std::size_t column(const std::string& name, const std::string& file) const {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    throw InputError(file + ": no column '" + name + "'");
-  }
-};
-
-Table read_table(const fs::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(path.string() + ": cannot read (is this a vnsim replay output folder?)");
-  Table t;
-  std::string line;
-  long n = 0;
-  while (std::getline(f, line)) {
-    ++n;
-    auto fields = split_csv_line(line, path.string(), n);
-    if (n == 1) {
-      t.header = std::move(fields);
-      continue;
-    }
-    if (fields.size() != t.header.size())
-      throw InputError(path.string() + ":" + std::to_string(n) + ": expected " +
-                       std::to_string(t.header.size()) + " fields, found " + std::to_string(fields.size()));
-    t.rows.push_back(std::move(fields));
-    t.lines.push_back(n);
-  }
-  if (t.header.empty()) throw InputError(path.string() + ": empty file");
-  return t;
-}
-
-double number(const std::string& text, const std::string& where) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(v))
-    throw InputError(where + ": '" + text + "' is not a number");
-  return v;
-}
-
-// Parses Batsim's interval set "0-3 7" back into ids.
-std::vector<GpuId> gpu_ids(const std::string& text, const std::string& where) {
-  std::vector<GpuId> ids;
-  std::istringstream in(text);
-  std::string part;
-  while (in >> part) {
-    const std::size_t dash = part.find('-');
-    const long first = std::lround(number(part.substr(0, dash), where));
-    const long last = dash == std::string::npos ? first : std::lround(number(part.substr(dash + 1), where));
-    if (last < first) throw InputError(where + ": interval '" + part + "' is reversed");
-    for (long g = first; g <= last; ++g) ids.push_back(static_cast<GpuId>(g));
-  }
-  return ids;
-}
 
 // GPU time held by at least one job, summed over GPUs (what the energy meter
 // counts as busy), the time of the last change, and the GPUs taken. Ids out
@@ -247,8 +185,55 @@ int check_run(const fs::path& dir) {
 const char* check_usage() {
   return "vnsim check OUT_DIR|SWEEP_DIR   verify a replay's allocations.csv against jobs.csv and "
          "summary.json\n"
-         "             (a sweep folder: every run folder under its runs/ that has a summary.json)\n";
+         "             (a sweep folder: every run folder under its runs/ that has an allocations.csv,\n"
+         "             one line per run and a summary line)\n";
 }
+
+namespace {
+
+// A sweep folder: each finished run with a timeline is checked on its own,
+// so one damaged run does not hide the others; the exit code is the worst
+// run's (1: an invariant broken, 2: a run's files cannot be read).
+int check_sweep(const fs::path& sweep) {
+  std::vector<fs::path> runs;  // sorted, so the output order does not depend on the file system
+  std::size_t unfinished = 0, untimed = 0;
+  for (const auto& entry : fs::directory_iterator(sweep / "runs")) {
+    if (!entry.is_directory()) continue;
+    if (!fs::exists(entry.path() / "summary.json"))
+      ++unfinished;
+    else if (!fs::exists(entry.path() / "allocations.csv"))
+      ++untimed;  // written before allocations.csv existed
+    else
+      runs.push_back(entry.path());
+  }
+  if (runs.empty())
+    throw InputError((sweep / "runs").string() + ": no finished run folder with allocations.csv (" +
+                     std::to_string(untimed) + " finished without one, " + std::to_string(unfinished) +
+                     " unfinished)");
+  std::sort(runs.begin(), runs.end());
+  int worst = 0;
+  std::size_t failed = 0, unreadable = 0;
+  for (const auto& run : runs) {
+    int code = 0;
+    try {
+      code = check_run(run);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "vnsim check: %s: error: %s\n", run.string().c_str(), printable(e.what()).c_str());
+      code = 2;
+    }
+    if (code == kCheckFailed) ++failed;
+    if (code == 2) ++unreadable;
+    worst = std::max(worst, code);
+  }
+  std::printf("vnsim check: %s: %zu runs checked: %zu ok, %zu break an invariant, %zu unreadable",
+              sweep.string().c_str(), runs.size(), runs.size() - failed - unreadable, failed, unreadable);
+  if (untimed > 0) std::printf("; %zu finished without allocations.csv, not checked", untimed);
+  if (unfinished > 0) std::printf("; %zu unfinished (no summary.json), not checked", unfinished);
+  std::printf("\n");
+  return worst;
+}
+
+}  // namespace
 
 int run_check_command(const std::vector<std::string>& argv_in) {
   std::vector<std::string> argv = argv_in;
@@ -258,15 +243,7 @@ int run_check_command(const std::vector<std::string>& argv_in) {
   Args args(argv, {}, {});
   const fs::path dir = positionals[0];
   if (fs::exists(dir / "jobs.csv") || !fs::is_directory(dir / "runs")) return check_run(dir);
-  std::vector<fs::path> runs;  // sorted, so the output order does not depend on the file system
-  for (const auto& entry : fs::directory_iterator(dir / "runs"))
-    if (fs::exists(entry.path() / "summary.json")) runs.push_back(entry.path());
-  if (runs.empty())
-    throw InputError((dir / "runs").string() + ": no finished run folder (with summary.json)");
-  std::sort(runs.begin(), runs.end());
-  int worst = 0;
-  for (const auto& run : runs) worst = std::max(worst, check_run(run));
-  return worst;
+  return check_sweep(dir);
 }
 
 }  // namespace vnsim::cli

@@ -12,13 +12,14 @@
 
 namespace vnsim::cli {
 
-void watch_interrupts(std::function<void(int)> on_signal) {
+void watch_interrupts(std::function<void(int)> on_signal, bool with_sweep_parent) {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  std::thread([set, on_signal = std::move(on_signal)] {
+  std::thread([set, with_sweep_parent, on_signal = std::move(on_signal)] {
+    if (with_sweep_parent) die_with_sweep_parent();
     int signo = 0;
     while (sigwait(&set, &signo) != 0) {
     }

@@ -9,6 +9,7 @@
 #include "bench_collective_command.hpp"
 #include "calibrate_command.hpp"
 #include "check_command.hpp"
+#include "export_command.hpp"
 #include "policies_command.hpp"
 #include "replay_command.hpp"
 #include "report_command.hpp"
@@ -32,6 +33,7 @@ void print_help() {
   std::printf("  %s", vnsim::cli::policies_usage());
   std::printf("  %s", vnsim::cli::validate_usage());
   std::printf("  %s", vnsim::cli::check_usage());
+  std::printf("  %s", vnsim::cli::export_usage());
   std::printf("  %s", vnsim::cli::calibrate_usage());
   std::printf("%s\n", vnsim::cli::trace_option_usage());
   std::printf("cluster presets:");
@@ -52,6 +54,7 @@ const char* command_usage(const std::string& command) {
   if (command == "validate") return validate_usage();
   if (command == "bench-collective") return bench_collective_usage();
   if (command == "check") return check_usage();
+  if (command == "export") return export_usage();
   if (command == "version") return "vnsim version\n";
   return nullptr;
 }
@@ -96,6 +99,7 @@ int main(int argc, char** argv) {
     if (command == "calibrate") return vnsim::cli::run_calibrate_command(args);
     if (command == "bench-collective") return vnsim::cli::run_bench_collective_command(args);
     if (command == "check") return vnsim::cli::run_check_command(args);
+    if (command == "export") return vnsim::cli::run_export_command(args);
     std::fprintf(stderr, "vnsim: unknown command '%s' (see 'vnsim help')\n",
                  vnsim::cli::printable(command).c_str());
     return 2;

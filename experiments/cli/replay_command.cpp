@@ -216,8 +216,7 @@ void set_ring_engine(const Args& args, ReplayOptions& options) {
 
 int run_replay_command(const std::vector<std::string>& all_argv) {
   const auto wall_start = std::chrono::steady_clock::now();
-  watch_interrupts(end_interrupted_replay);
-  die_with_sweep_parent();
+  watch_interrupts(end_interrupted_replay, /*with_sweep_parent=*/true);
   std::vector<std::string> argv;
   PolicyParams policy_params = take_policy_params(all_argv, argv);
   std::set<std::string> flags = {"--cluster",

@@ -9,11 +9,13 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "args.hpp"
 #include "trace_options.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/staged_file.hpp"
 #include "vnsim/traces/cluster_from_inventory.hpp"
 #include "vnsim/traces/readers.hpp"
 #include "vnsim/traces/synthetic_traces.hpp"
@@ -135,6 +137,11 @@ int convert(std::vector<std::string> argv) {
     throw InputError("--to: expected jsonl or pollux-philly, got '" + to + "'");
   const auto seed = static_cast<std::uint64_t>(parse_integer("--seed", args.get_or("--seed", "1"), 0));
   const JobPreparation prep = job_preparation_from(args, seed);
+  // Written under temporary names and renamed once all is written, so a
+  // failed or killed conversion leaves no partial OUT and an earlier one whole.
+  StagedFile staged_out(out);
+  std::optional<StagedFile> staged_skipped;
+  if (auto path = args.get("--skipped")) staged_skipped.emplace(*path);
 
   TraceReadResult read = read_trace(in, args.get_or("--format", ""), bad_row_policy(args));
   std::vector<TraceIssue> skipped = std::move(read.skipped);
@@ -145,15 +152,17 @@ int convert(std::vector<std::string> argv) {
   const std::size_t removed = skipped.size() - bad_rows;
   std::size_t not_writable = 0;
   if (to == "jsonl") {
-    write_jsonl(out, read.jobs);
+    write_jsonl(staged_out.path().string(), read.jobs);
   } else {
-    auto not_written = write_pollux_philly(out, read.jobs);
+    auto not_written = write_pollux_philly(staged_out.path().string(), read.jobs);
     not_writable = not_written.size();
     skipped.insert(skipped.end(), not_written.begin(), not_written.end());
   }
-  if (auto path = args.get("--skipped")) {
-    write_text(*path, skipped_rows_csv(skipped));
+  if (staged_skipped) {
+    write_text(staged_skipped->path().string(), skipped_rows_csv(skipped));
+    staged_skipped->commit();
   }
+  staged_out.commit();
   if (!args.has("--quiet")) {
     print_issues(skipped, "skipped");
     std::printf(

@@ -19,6 +19,7 @@
 #include "realtime.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/staged_file.hpp"
 #include "vnsim/real_exec/calibration.hpp"
 #include "vnsim/real_exec/gradient_noise.hpp"
 #include "vnsim/real_exec/step_runner.hpp"
@@ -26,6 +27,13 @@
 
 namespace vnsim::real_exec::mpi {
 namespace {
+
+void write_whole(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) throw InputError(path.string() + ": cannot write");
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -242,14 +250,21 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   if (comm.rank() == 0) {
     fs::create_directories(o.out);
     const std::string reference = GpuCatalog::builtin().reference();
-    std::ofstream(fs::path(o.out) / "cluster.json") << testbed_cluster_spec_json(
-        links, reference,
-        "measured by vnexec calibrate (" + o.backend + " backend, " + std::to_string(workers) +
-            " workers); each worker is a '" + reference +
-            "' (the catalog's reference type) so the profile's times apply unscaled");
-    std::ofstream(fs::path(o.out) / "models.json") << model_profile_json(calibrated, reference);
-    std::ofstream(fs::path(o.out) / "noise.json") << noise_profile_json(noise);
-    std::ofstream(fs::path(o.out) / "calibration.json") << raw.dump(2) << "\n";
+    // Each file under a temporary name, all renamed into place once all are
+    // written: a failed or killed calibration leaves an earlier one whole.
+    StagedFile cluster_json(fs::path(o.out) / "cluster.json"), models_json(fs::path(o.out) / "models.json"),
+        noise_json(fs::path(o.out) / "noise.json"), calibration_json(fs::path(o.out) / "calibration.json");
+    write_whole(
+        cluster_json.path(),
+        testbed_cluster_spec_json(links, reference,
+                                  "measured by vnexec calibrate (" + o.backend + " backend, " +
+                                      std::to_string(workers) + " workers); each worker is a '" + reference +
+                                      "' (the catalog's reference type) so the profile's times apply "
+                                      "unscaled"));
+    write_whole(models_json.path(), model_profile_json(calibrated, reference));
+    write_whole(noise_json.path(), noise_profile_json(noise));
+    write_whole(calibration_json.path(), raw.dump(2) + "\n");
+    for (StagedFile* f : {&cluster_json, &models_json, &noise_json, &calibration_json}) f->commit();
     std::printf(
         "vnexec calibrate: %d workers, one-way latency %.1f us, fitted link bandwidth %.2f GB/s, "
         "communicator setup %.2f ms\n",

@@ -19,6 +19,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/goodput.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
+#include "vnsim/core/staged_file.hpp"
 #include "vnsim/core/text_file.hpp"
 #include "vnsim/real_exec/controller.hpp"
 #include "vnsim/real_exec/resume.hpp"
@@ -85,6 +86,11 @@ int run_command(const Options& options, int world_rank, int world_size) {
 
   PriorAttempt prior;
   if (world_rank == 0) {
+    // jobs.csv and summary.json say a run finished: an earlier run's must not
+    // stay beside this attempt's log if it fails or is killed. The folder
+    // itself is the run's working folder (the log and checkpoints that
+    // --resume needs), so it is not staged as a whole.
+    for (const char* done : {"jobs.csv", "summary.json"}) fs::remove(out / done);
     if (resuming) {
       prior = read_prior_attempt((out / "measurements.jsonl").string());
     } else {
@@ -187,8 +193,13 @@ int run_command(const Options& options, int world_rank, int world_size) {
   info.trace = o.trace;
   info.total_gpus = cluster.gpu_count();
   info.vnsim_version = "vnexec " + o.backend;
-  write_jobs_csv((out / "jobs.csv").string(), records);
-  write_summary_json((out / "summary.json").string(), records, info);
+  // Written under temporary names and renamed, summary.json last, so both
+  // appear whole and only when the run has finished.
+  StagedFile jobs_csv(out / "jobs.csv"), summary_json(out / "summary.json");
+  write_jobs_csv(jobs_csv.path().string(), records);
+  write_summary_json(summary_json.path().string(), records, info);
+  jobs_csv.commit();
+  summary_json.commit();
   std::size_t completed = 0;
   for (const JobRecord& r : records) completed += r.state == FinalState::Completed;
   std::printf(

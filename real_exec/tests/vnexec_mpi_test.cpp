@@ -185,6 +185,10 @@ TEST_F(VnexecMpi, CalibrateWritesASpecAndProfileTheSimulatorReads) {
   const double setup_s = spec["elasticity"]["communicator_setup_s"].get<double>();
   EXPECT_GT(setup_s, 0);
   EXPECT_LT(setup_s, 1.0);
+  // The four files were written under temporary names and renamed into place.
+  for (const auto& entry : fs::directory_iterator(dir_ / "cal"))
+    EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
+  EXPECT_TRUE(fs::exists(dir_ / "cal" / "calibration.json"));
 }
 
 // Pollux and Sia on three small jobs, with the gradient noise vnexec
@@ -354,6 +358,11 @@ TEST_F(VnexecMpi, AKilledWorkerProcessLosesNoJobWhenTheRunIsResumed) {
   const fs::path trace = write("trace.jsonl", kTwoJobTrace);
   const fs::path spec = write("cluster.json", testbed_spec(3));
   const fs::path run = dir_ / "run";
+  // An earlier run's results in the folder: a killed attempt must not leave
+  // them looking like its own.
+  fs::create_directories(run);
+  write("run/jobs.csv", "job_id\nearlier\n");
+  write("run/summary.json", "{}\n");
   const std::string command =
       mpirun(4,
              "run --trace " + trace.string() + " --cluster " + spec.string() + " --out " + run.string() +
@@ -391,6 +400,7 @@ TEST_F(VnexecMpi, AKilledWorkerProcessLosesNoJobWhenTheRunIsResumed) {
   EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "mpirun survived a killed rank?";
   EXPECT_TRUE(events("finish").size() < 2u) << "the kill came too late to test anything";
   EXPECT_FALSE(fs::exists(run / "jobs.csv"));
+  EXPECT_FALSE(fs::exists(run / "summary.json"));
 
   ASSERT_EQ(exit_code(mpirun(4, "run --resume " + run.string(), "attempt2.txt")), 0)
       << slurp(dir_ / "attempt2.txt");
@@ -420,6 +430,8 @@ TEST_F(VnexecMpi, AKilledWorkerProcessLosesNoJobWhenTheRunIsResumed) {
   const std::string jobs = slurp(run / "jobs.csv");
   EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 3) << jobs;  // header + 2 rows
   EXPECT_EQ(jobs.find("REJECTED"), std::string::npos) << jobs;
+  for (const auto& entry : fs::directory_iterator(run))  // the results were renamed into place
+    EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
 }
 
 TEST_F(VnexecMpi, ResumeRejectsOtherOptionsAndFoldersThatAreNotRuns) {
