@@ -11,7 +11,8 @@
 # SCALE_CSV=FILE appends one row per run to FILE (header written when FILE is
 # new): jobs,gpus,policy,status,wall_s,user_cpu_s,peak_rss_mb,gpu_utilisation,
 # cpu_us_per_job; status is "completed", "timeout" (killed at SCALE_TIMEOUT_S)
-# or "failed:CODE", with the measures of an unfinished run left empty.
+# or "failed:CODE"; an unfinished run keeps its wall, CPU and RSS up to the
+# kill and leaves utilisation and CPU per job empty.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build"}
@@ -83,7 +84,9 @@ PY
     code=$?
     status="failed:$code"
     [[ $code -ne 124 ]] || status=timeout
-    echo "policy=$p $status"
-    [[ -z "$csv" ]] || echo "$jobs,$gpus,$p,$status,,,,," >>"$csv"
+    # /usr/bin/time still writes the measures, after a line naming the exit.
+    read -r wall cpu rss < <(tail -n 1 "$work/time.txt")
+    echo "policy=$p $status wall_s=$wall cpu_s=$cpu peak_rss_mb=$((rss / 1024))"
+    [[ -z "$csv" ]] || echo "$jobs,$gpus,$p,$status,$wall,$cpu,$((rss / 1024)),," >>"$csv"
   fi
 done
