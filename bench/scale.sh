@@ -8,6 +8,11 @@
 # and the cluster in a scratch folder; commits nothing.
 #   bench/scale.sh [BUILD_DIR] [JOBS (10000)] [POLICIES ("fifo tiresias gavel pollux sia")] [RATE_PER_GPU (0.15)]
 # SCALE_TIMEOUT_S stops each run after that many seconds (default: none).
+# SCALE_CSV=FILE appends one row per run to FILE (header written when FILE is
+# new): jobs,gpus,policy,status,wall_s,user_cpu_s,peak_rss_mb,gpu_utilisation,
+# cpu_us_per_job; status is "completed", "timeout" (killed at SCALE_TIMEOUT_S)
+# or "failed:CODE"; an unfinished run keeps its wall, CPU and RSS up to the
+# kill and leaves utilisation and CPU per job empty.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build"}
@@ -39,6 +44,10 @@ json.dump(spec, open(path, "w"), indent=1)
 PY
 "$build/vnsim" trace generate --kind philly --jobs "$jobs" --rate "$rate" --seed 1 --out "$work/trace.jsonl" >/dev/null
 echo "jobs=$jobs nodes=$nodes racks=$racks gpus=$gpus rate=${rate}/h"
+csv=${SCALE_CSV:-}
+if [[ -n "$csv" && ! -s "$csv" ]]; then
+  echo "jobs,gpus,policy,status,wall_s,user_cpu_s,peak_rss_mb,gpu_utilisation,cpu_us_per_job" >"$csv"
+fi
 for p in $policies; do
   if /usr/bin/time -o "$work/time.txt" -f "%e %U %M" timeout "${SCALE_TIMEOUT_S:-0}" "$build/vnsim" replay --cluster "$work/cluster.json" \
       --trace "$work/trace.jsonl" --policy "$p" --out "$work/$p" --quiet; then
@@ -69,7 +78,15 @@ print(f"{busy / (int(sys.argv[3]) * (hi - lo)):.3f}")
 PY
 )
     echo "policy=$p wall_s=$wall cpu_s=$cpu peak_rss_mb=$((rss / 1024)) gpu_utilisation=$util"
+    per_job=$(python3 -c "print(f'{$cpu * 1e6 / $jobs:.1f}')")
+    [[ -z "$csv" ]] || echo "$jobs,$gpus,$p,completed,$wall,$cpu,$((rss / 1024)),$util,$per_job" >>"$csv"
   else
-    echo "policy=$p failed (exit $?)"
+    code=$?
+    status="failed:$code"
+    [[ $code -ne 124 ]] || status=timeout
+    # /usr/bin/time still writes the measures, after a line naming the exit.
+    read -r wall cpu rss < <(tail -n 1 "$work/time.txt")
+    echo "policy=$p $status wall_s=$wall cpu_s=$cpu peak_rss_mb=$((rss / 1024))"
+    [[ -z "$csv" ]] || echo "$jobs,$gpus,$p,$status,$wall,$cpu,$((rss / 1024)),," >>"$csv"
   fi
 done

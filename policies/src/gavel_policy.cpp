@@ -45,6 +45,14 @@ GavelPolicy::JobMemo& GavelPolicy::memo(JobIndex job) {
   return memos_[job];
 }
 
+const std::vector<double>& GavelPolicy::row_of(const Topology& topology, const JobSpec& spec, JobMemo& m) {
+  if (m.row.empty() || m.row_allowed != m.allowed) {
+    m.row = throughput_->row(topology, spec, m.allowed);
+    m.row_allowed = m.allowed;
+  }
+  return m.row;
+}
+
 const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
   static const std::vector<double> kNone;
   return job < memos_.size() ? memos_[job].x : kNone;
@@ -64,7 +72,7 @@ void GavelPolicy::account_time(const SchedulerInput& input) {
     // Time shared with a partner is the pair's (counted once, by the lower
     // index), at the pair's rate.
     const auto partner = running_spec.find(partner_of(*input.view, r));
-    double rate = throughput_->steps_per_s(input.view->topology(), *r.spec, m.allowed, type);
+    double rate = row_of(input.view->topology(), *r.spec, m)[static_cast<std::size_t>(type)];
     if (partner == running_spec.end()) {
       m.time_s[type] += dt;
     } else {
@@ -79,6 +87,7 @@ void GavelPolicy::account_time(const SchedulerInput& input) {
 }
 
 void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& active) {
+  ++solves_;
   const Cluster& cluster = input.view->cluster();
   GavelProblem p;
   for (const std::string& type : cluster.gpu_types()) p.type_gpus.push_back(cluster.gpu_count_of_type(type));
@@ -231,6 +240,11 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
   std::sort(by_index.begin(), by_index.end(),
             [&](std::size_t a, std::size_t b) { return active[a].index < active[b].index; });
   for (std::size_t pos : by_index) {
+    // choose() takes nothing for a job already chosen or wider than every
+    // type's room: skip those before ranking its types (most of a long queue).
+    if (chosen[pos] >= 0 || capacity.empty() ||
+        *std::max_element(capacity.begin(), capacity.end()) < active[pos].spec->gpus)
+      continue;
     std::vector<int> fastest(types);
     std::iota(fastest.begin(), fastest.end(), 0);
     std::stable_sort(fastest.begin(), fastest.end(),
@@ -351,21 +365,21 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   for (const RunningJob& r : input.running) {
     JobMemo& m = memo(r.index);
     init(m);
-    active.push_back(Active{r.index, r.spec, &r, throughput_->row(topology, *r.spec, m.allowed)});
+    active.push_back(Active{r.index, r.spec, &r, row_of(topology, *r.spec, m)});
   }
   account_time(input);
   for (const QueuedJob& q : input.queued) {
     JobMemo& m = memo(q.index);
     init(m);
     m.allowed = q.allowed_types;
-    std::vector<double> row = throughput_->row(topology, *q.spec, m.allowed);
+    const std::vector<double>& row = row_of(topology, *q.spec, m);
     if (std::none_of(row.begin(), row.end(), [](double t) { return t > 0; })) {
       out.emplace_back(std::in_place_type<RejectJob>,
                        RejectJob{q.index, "gavel: no GPU type of the cluster has " +
                                               std::to_string(q.spec->gpus) + " GPUs the job may use"});
       continue;
     }
-    active.push_back(Active{q.index, q.spec, nullptr, std::move(row)});
+    active.push_back(Active{q.index, q.spec, nullptr, row});
   }
   want_timer_ = !active.empty();
   if (active.empty()) return out;

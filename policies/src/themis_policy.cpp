@@ -18,6 +18,7 @@ constexpr double kTimeSlack = 1e-9;
 
 struct Bid {
   double rho;
+  double rho_wait;      // rho after waiting one more lease
   double gain_per_gpu;  // rise in log(rho) the job avoids by running this lease, per GPU
   PassCandidate candidate;
 };
@@ -60,8 +61,7 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
     const double r = rho(elapsed, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
     const double r_wait =
         rho(elapsed + params_.lease_s, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
-    const double gain = r > 0 ? std::log(r_wait / r) / std::max(1, spec->gpus) : 0;
-    return Bid{r, gain, candidate};
+    return Bid{r, r_wait, 0, candidate};
   };
 
   std::vector<PassCandidate> ordered;  // leased jobs first: they keep their GPUs
@@ -78,18 +78,26 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
                        PassCandidate{q.index, q.spec, q.allowed_types, nullptr}));
   std::vector<Decision> out;
   if (!input.queued.empty()) {
-    std::stable_sort(bids.begin(), bids.end(), [](const Bid& a, const Bid& b) {
+    // Job indices are unique, so these keys order totally and a plain sort
+    // gives the stable order. This call runs at every lease end, hundreds of
+    // thousands of times on a long queue (docs/PERFORMANCE.md).
+    std::sort(bids.begin(), bids.end(), [](const Bid& a, const Bid& b) {
       return std::make_tuple(-a.rho, a.candidate.index) < std::make_tuple(-b.rho, b.candidate.index);
     });
-    // The auction's first round: the 1 - f fraction with the worst rho.
+    // The auction's first round: the 1 - f fraction with the worst rho. Only
+    // those are ranked by gain, so only theirs is computed.
     const double share = (1 - params_.fairness_knob) * static_cast<double>(bids.size());
     const std::size_t first =
         std::min(bids.size(), std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(share - 1e-9))));
-    std::stable_sort(bids.begin(), bids.begin() + static_cast<std::ptrdiff_t>(first),
-                     [](const Bid& a, const Bid& b) {
-                       return std::make_tuple(-a.gain_per_gpu, -a.rho, a.candidate.index) <
-                              std::make_tuple(-b.gain_per_gpu, -b.rho, b.candidate.index);
-                     });
+    for (std::size_t i = 0; i < first; ++i) {
+      Bid& b = bids[i];
+      b.gain_per_gpu = b.rho > 0 ? std::log(b.rho_wait / b.rho) / std::max(1, b.candidate.spec->gpus) : 0;
+    }
+    std::sort(bids.begin(), bids.begin() + static_cast<std::ptrdiff_t>(first),
+              [](const Bid& a, const Bid& b) {
+                return std::make_tuple(-a.gain_per_gpu, -a.rho, a.candidate.index) <
+                       std::make_tuple(-b.gain_per_gpu, -b.rho, b.candidate.index);
+              });
     for (const Bid& b : bids) ordered.push_back(b.candidate);
     out = priority_pass(input, ordered, *placement_, /*preemptive=*/true);
   }

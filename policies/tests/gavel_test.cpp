@@ -228,6 +228,47 @@ TEST(GavelPolicy, RoundsAlternateTwoJobsOnOneGpuByPriority) {
   EXPECT_EQ(std::get<StartJob>(out2[1]).job, 0u);
 }
 
+// Issue 21: a round whose job set is the one of the last solve reuses its
+// allocation (only the time counters move), so it runs no LP; an arrival or
+// a completion solves again. Counted, not timed.
+TEST(GavelPolicy, ARoundWithTheSameJobsSolvesNoLp) {
+  const Cluster cluster(one_v100());
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
+  GavelPolicy policy;
+  SchedulerInput in;
+  in.view = &view;
+  in.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  ASSERT_EQ(policy.decide(in).size(), 1u);
+  EXPECT_EQ(policy.solve_count(), 1u);
+  view.allocate({0}, 0);
+  // Rounds at 360 s and 720 s with jobs 0 and 1 swapping the GPU.
+  for (const double t : {360.0, 720.0}) {
+    const bool a_runs = t == 360.0;
+    const JobSpec& on = a_runs ? a : b;
+    const JobSpec& off = a_runs ? b : a;
+    const JobIndex on_i = a_runs ? 0 : 1, off_i = a_runs ? 1 : 0;
+    SchedulerInput round;
+    round.now_s = t;
+    round.view = &view;
+    round.running = {RunningJob{on_i, &on, Placement{{0}, {1}}, t - 360, 360, -1}};
+    round.queued = {QueuedJob{off_i, &off, 0, -1}};
+    ASSERT_EQ(policy.decide(round).size(), 2u) << "t=" << t;
+    EXPECT_EQ(policy.solve_count(), 1u) << "t=" << t;
+    view.release({0}, on_i);
+    view.allocate({0}, off_i);
+  }
+  // A third job arrives by the round at 1080 s: a new job set, a new solve.
+  SchedulerInput round;
+  round.now_s = 1080;
+  round.view = &view;
+  round.running = {RunningJob{0, &a, Placement{{0}, {1}}, 720, 360, -1}};
+  round.queued = {QueuedJob{1, &b, 360, -1}, QueuedJob{2, &c, 0, -1}};
+  policy.decide(round);
+  EXPECT_EQ(policy.solve_count(), 2u);
+}
+
 // Between rounds a job that arrives is not given a preempted GPU: with the
 // GPU busy, an arrival at t = 100 changes nothing until the round at 360.
 TEST(GavelPolicy, NoPreemptionBetweenRounds) {

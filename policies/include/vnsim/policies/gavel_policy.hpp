@@ -54,6 +54,8 @@ class GavelPolicy : public Policy {
   // With space sharing: X of the pair (a, b) on each type at the last solve
   // (empty when the LP did not pair them).
   std::vector<double> pair_allocation_of(JobIndex a, JobIndex b) const;
+  // LP solves so far: a round whose job set is the last solve's solves none.
+  std::size_t solve_count() const { return solves_; }
 
  private:
   struct JobMemo {
@@ -64,6 +66,11 @@ class GavelPolicy : public Policy {
     double steps_done = 0;      // estimated from time run x the type's throughput
     double isolated_rate = 0;   // steps/s on the isolated 1/M share, at the last solve
     double isolated_cum_s = 0;  // FTF: time the done steps would take at the isolated share
+    // The job's throughput row for `row_allowed`, computed once: every call
+    // needs it for every active job, and looking it up by model name cost
+    // more than the round itself on long queues (docs/PERFORMANCE.md).
+    std::vector<double> row;
+    GpuTypeMask row_allowed = 0;
   };
   struct Active {
     JobIndex index;
@@ -73,6 +80,7 @@ class GavelPolicy : public Policy {
   };
 
   JobMemo& memo(JobIndex job);
+  const std::vector<double>& row_of(const Topology& topology, const JobSpec& spec, JobMemo& m);
   void account_time(const SchedulerInput& input);
   void solve(const SchedulerInput& input, const std::vector<Active>& active);
   std::vector<double> total_time_per_type(const std::vector<Active>& active, int types) const;
@@ -108,6 +116,7 @@ class GavelPolicy : public Policy {
   std::map<std::pair<JobIndex, JobIndex>, std::vector<double>> pair_time_;
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   double last_reset_s_ = 0;
+  std::size_t solves_ = 0;
   bool want_timer_ = false;
 };
 
