@@ -28,6 +28,11 @@
 
 namespace vnsim {
 
+namespace pollux {  // the genetic search (policies/src/pollux_search.hpp)
+class Search;
+struct Individual;
+}  // namespace pollux
+
 struct PolluxParams {
   double interval_s = 60;  // scheduling round (simulator --interval)
   double restart_s = 30;   // delta of the restart factor (simulator rescale_time)
@@ -103,12 +108,10 @@ class PolluxPolicy : public Policy {
     double iteration_s = 0;
     int most_gpus = 0;  // the most GPUs it has run on (growth_limit)
   };
-  class Search;
-  struct Individual;
   Memo& memo(JobIndex job);
-  bool unchanged_since_last_search(const Search& search) const;
-  std::vector<Decision> targets_for(const SchedulerInput& input, const Search& search,
-                                    const Individual& best);
+  bool unchanged_since_last_search(const pollux::Search& search) const;
+  std::vector<Decision> targets_for(const SchedulerInput& input, const pollux::Search& search,
+                                    const pollux::Individual& best);
 
   PolluxParams params_;
   GoodputEstimator estimator_;
