@@ -103,6 +103,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.no_allocation_penalty = params_.no_allocation_penalty;
   problem.relative_gap = params_.relative_gap;
   problem.max_bb_nodes = params_.max_bb_nodes;
+  problem.knapsack = params_.knapsack;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 
@@ -281,7 +282,9 @@ const PolicyRegistration kSia(
                 "ILP stops within this fraction of the optimum (Sia artifact: 1e-4); 0 = optimal",
                 {0, 1, false, true})
         .whole("max_bb_nodes", &SiaParams::max_bb_nodes, 0, 100000000,
-               "most CBC branch-and-bound nodes per round; 0 = no limit"),
+               "most CBC branch-and-bound nodes per round; 0 = no limit")
+        .flag("knapsack", &SiaParams::knapsack,
+              "1: one-GPU-type rounds solved exactly by a knapsack DP; 0: CBC every round"),
     [](const SiaParams& p) { return std::make_unique<SiaPolicy>(p); });
 }  // namespace
 
