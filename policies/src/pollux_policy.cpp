@@ -35,6 +35,8 @@ PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.s
   estimator_.rings_on_any_gpu_type(true);  // it prices a job as one GPU type
 }
 
+PolluxPolicy::~PolluxPolicy() = default;
+
 PolluxPolicy::Memo& PolluxPolicy::memo(JobIndex job) {
   if (memos_.size() <= job) memos_.resize(job + 1);
   return memos_[job];
@@ -55,15 +57,21 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   const Cluster& cluster = input.view->cluster();
   const std::string gpu_type = cluster.gpu(0).type;
 
-  // Progress since the last round at each job's estimated rate.
-  for (Memo& m : memos_) {
-    if (!m.seen) continue;
+  // Progress since the last round at each active job's estimated rate. Only
+  // the active ones: a finished job's estimate is never read again, and
+  // visiting every job ever seen made each round of a long trace cost
+  // O(jobs in the trace) (82,247 memos per round at the end of Philly).
+  auto advance = [&](JobIndex job) {
+    if (job >= memos_.size() || !memos_[job].seen) return;
+    Memo& m = memos_[job];
     const double from = std::max(m.last_update_s, m.no_progress_until_s);
     if (m.rate > 0 && now > from) m.progress += m.rate * (now - from);
     m.last_update_s = now;
-  }
+  };
+  for (const RunningJob& r : input.running) advance(r.index);
+  for (const QueuedJob& q : input.queued) advance(q.index);
 
-  pollux::Search search(params_, estimator_, cluster, rng_);
+  pollux::Search search(params_, estimator_, cluster, rng_, speedup_tables_);
   struct Active {
     double attained;
     double submit;
@@ -130,8 +138,18 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   }
   skipped_in_a_row_ = 0;
   ++searches_;
+  // Every individual's rows come from recycled buffers (spare_rows_): a
+  // round then allocates none once the buffers have grown to its size.
+  auto copy_of = [this](const pollux::Individual& ind) {
+    pollux::Individual out;
+    out.rows = recycled_rows();
+    out.rows.assign(ind.rows.begin(), ind.rows.end());
+    out.fitness = ind.fitness;
+    return out;
+  };
   std::vector<pollux::Individual> pop;
-  pop.push_back(current);
+  pop.reserve(2 * static_cast<std::size_t>(params_.population));
+  pop.push_back(copy_of(current));
   // Plus one seed that gives every job without GPUs one free GPU, in GA
   // order, while free GPUs remain: on large clusters the few generations
   // the cap allows would otherwise start most queued jobs only rounds later
@@ -141,7 +159,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
     for (const pollux::Row& r : current.rows)
       for (int i = 0; i < r.n; ++i) free_on[r.node[i]] -= r.count[i];
-    pollux::Individual filled = current;
+    pollux::Individual filled = copy_of(current);
     std::size_t node = 0;
     for (pollux::Row& r : filled.rows) {
       if (r.n > 0) continue;
@@ -178,6 +196,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     for (const std::vector<pollux::Row>& prev : previous_->rows) {
       if (static_cast<int>(pop.size()) == params_.population) break;
       pollux::Individual ind;
+      ind.rows = recycled_rows();
       ind.rows.reserve(n_jobs);
       for (std::size_t j = 0; j < n_jobs; ++j)
         ind.rows.push_back(column[j] >= 0 ? prev[static_cast<std::size_t>(column[j])]
@@ -185,7 +204,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       pop.push_back(std::move(ind));
     }
   }
-  while (static_cast<int>(pop.size()) < params_.population) pop.push_back(current);
+  while (static_cast<int>(pop.size()) < params_.population) pop.push_back(copy_of(current));
   for (std::size_t i = 1; i < pop.size(); ++i) {
     search.repair(pop[i]);
   }
@@ -202,6 +221,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   // Children and the losers of each survival reuse the same row buffers, so
   // a generation allocates nothing.
   std::vector<pollux::Individual> children(pop.size());
+  for (pollux::Individual& child : children) child.rows = recycled_rows();
   pop.reserve(2 * pop.size());
   double best_so_far = -std::numeric_limits<double>::infinity();
   for (const pollux::Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
@@ -235,9 +255,30 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     next->jobs.push_back(j.index);
     next->max_gpus.push_back(j.max_gpus);
   }
-  for (const pollux::Individual& ind : pop) next->rows.push_back(ind.rows);
+  std::vector<Decision> decisions = targets_for(input, search, pop.front());
+  // The final population moves into `next`; the children's and last round's
+  // buffers go back to the spares.
+  next->rows.reserve(pop.size());
+  for (pollux::Individual& ind : pop) next->rows.push_back(std::move(ind.rows));
+  for (pollux::Individual& child : children) recycle(std::move(child.rows));
+  if (previous_)
+    for (std::vector<pollux::Row>& rows : previous_->rows) recycle(std::move(rows));
   previous_ = std::move(next);
-  return targets_for(input, search, pop.front());
+  return decisions;
+}
+
+std::vector<pollux::Row> PolluxPolicy::recycled_rows() {
+  if (spare_rows_.empty()) return {};
+  std::vector<pollux::Row> rows = std::move(spare_rows_.back());
+  spare_rows_.pop_back();
+  rows.clear();
+  return rows;
+}
+
+void PolluxPolicy::recycle(std::vector<pollux::Row>&& rows) {
+  // A round takes at most two populations' worth (population and children).
+  if (spare_rows_.size() < 2 * static_cast<std::size_t>(params_.population))
+    spare_rows_.push_back(std::move(rows));
 }
 
 bool PolluxPolicy::unchanged_since_last_search(const pollux::Search& search) const {

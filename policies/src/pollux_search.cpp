@@ -7,8 +7,8 @@
 namespace vnsim::pollux {
 
 Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-               std::mt19937_64& rng)
-    : params_(params), estimator_(estimator), types_(cluster, estimator), rng_(rng) {
+               std::mt19937_64& rng, std::vector<float>& tables)
+    : params_(params), estimator_(estimator), types_(cluster, estimator), rng_(rng), tables_(tables) {
   for (const NodeInfo& n : cluster.nodes()) capacity_.push_back(n.gpu_count);
   claimed_.assign(capacity_.size(), 0);
   used_.assign(capacity_.size(), 0);

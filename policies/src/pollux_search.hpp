@@ -108,8 +108,10 @@ class Search {
     int max_gpus;
   };
 
+  // `tables` holds the round's speedup tables; the caller keeps it from
+  // round to round so that they allocate nothing once it has grown.
   Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-         std::mt19937_64& rng);
+         std::mt19937_64& rng, std::vector<float>& tables);
 
   std::vector<Job> jobs;
 
@@ -130,11 +132,14 @@ class Search {
   double speedup(std::size_t j, int nodes, int gpus, int type = 0) {
     if (gpus == 0) return 0;
     if (nodes > max_nodes_ || gpus > jobs[j].max_gpus) return 0;
-    std::vector<float>& table = tables_[j];
     const std::size_t per_type = static_cast<std::size_t>(max_nodes_) * max_gpus_;
-    if (table.empty()) table.assign(per_type * static_cast<std::size_t>(types_.count()), -1.0f);
-    float& cell = table[per_type * static_cast<std::size_t>(type) +
-                        static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
+    std::size_t& at = table_at_[j];
+    if (at == kNoTable) {  // the job's first look-up this round: its table, all unknown
+      at = tables_.size();
+      tables_.resize(at + per_type * static_cast<std::size_t>(types_.count()), -1.0f);
+    }
+    float& cell = tables_[at + per_type * static_cast<std::size_t>(type) +
+                          static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
     if (cell < 0) {
       const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, types_.name(type),
                                       jobs[j].progress, nodes, gpus);
@@ -143,7 +148,10 @@ class Search {
     return cell;
   }
 
-  void prepare() { tables_.assign(jobs.size(), {}); }
+  void prepare() {
+    tables_.clear();  // keeps its capacity: the caller's buffer, reused every round
+    table_at_.assign(jobs.size(), kNoTable);
+  }
 
   double fitness(Individual& ind);
 
@@ -171,7 +179,9 @@ class Search {
   std::vector<char> claimed_;
   std::vector<int> used_;
   std::vector<std::uint32_t> touched_;  // nodes whose claimed_/used_ this repair set
-  std::vector<std::vector<float>> tables_;
+  static constexpr std::size_t kNoTable = static_cast<std::size_t>(-1);
+  std::vector<float>& tables_;         // every job's table, one after another
+  std::vector<std::size_t> table_at_;  // per job: where its table starts, or kNoTable
   int max_nodes_ = 1;
   int max_gpus_ = 1;
 };
