@@ -17,6 +17,7 @@
 #include "vnsim/policies/pollux_policy.hpp"
 
 namespace vnsim::pollux {
+
 constexpr int kMaxRowNodes = 16;  // Pollux simulator: at most 16 nodes per job
 constexpr double kSpeedupFloor = 1e-3;
 
