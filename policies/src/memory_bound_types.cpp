@@ -23,13 +23,6 @@ MemoryBoundTypes::MemoryBoundTypes(const Cluster& cluster, const GoodputEstimato
   }
 }
 
-int MemoryBoundTypes::smaller(int a, int b) const {
-  const double ma = memory_[static_cast<std::size_t>(a)];
-  const double mb = memory_[static_cast<std::size_t>(b)];
-  if (ma != mb) return ma < mb ? a : b;
-  return std::min(a, b);
-}
-
 int MemoryBoundTypes::of_nodes(const std::vector<std::pair<NodeId, int>>& gpus_per_node) const {
   int type = -1;
   for (const auto& [node, count] : gpus_per_node) {

@@ -25,7 +25,12 @@ class MemoryBoundTypes {
   int of_node(std::size_t node) const { return node_type_[node]; }
   // Of two types, the one with less memory; ties to the lower index (so a
   // homogeneous cluster always gets type 0).
-  int smaller(int a, int b) const;
+  int smaller(int a, int b) const {  // inline: Pollux's fitness asks per row
+    const double ma = memory_[static_cast<std::size_t>(a)];
+    const double mb = memory_[static_cast<std::size_t>(b)];
+    if (ma != mb) return ma < mb ? a : b;
+    return a < b ? a : b;
+  }
   // The type bounding a job on these nodes; 0 when there are none.
   int of_nodes(const std::vector<std::pair<NodeId, int>>& gpus_per_node) const;
 

@@ -1,9 +1,7 @@
 #include "vnsim/policies/pollux_policy.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -11,284 +9,17 @@
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
-#include "memory_bound_types.hpp"
+#include "pollux_search.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy_registration.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
 
 namespace vnsim {
-namespace {
-
-constexpr int kMaxRowNodes = 16;  // Pollux simulator: at most 16 nodes per job
-constexpr double kSpeedupFloor = 1e-3;
-
-// One job's allocation: GPUs on up to kMaxRowNodes nodes. Fixed size, so a
-// population of 100 individuals x 1,000 jobs copies as flat memory.
-struct Row {
-  std::array<std::uint32_t, kMaxRowNodes> node{};
-  std::array<std::uint16_t, kMaxRowNodes> count{};
-  std::uint8_t n = 0;
-
-  int gpus() const {
-    int k = 0;
-    for (int i = 0; i < n; ++i) k += count[i];
-    return k;
-  }
-  void drop(int i) {
-    node[i] = node[n - 1];
-    count[i] = count[n - 1];
-    --n;
-  }
-  void compact() {
-    for (int i = 0; i < n;)
-      if (count[i] == 0)
-        drop(i);
-      else
-        ++i;
-  }
-  std::vector<std::pair<NodeId, int>> pairs() const {
-    std::vector<std::pair<NodeId, int>> out;
-    for (int i = 0; i < n; ++i) out.emplace_back(node[i], count[i]);
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  bool same_as(const Row& o) const {
-    if (n != o.n) return false;
-    for (int i = 0; i < n; ++i) {
-      bool found = false;
-      for (int k = 0; k < o.n && !found; ++k) found = o.node[k] == node[i] && o.count[k] == count[i];
-      if (!found) return false;
-    }
-    return true;
-  }
-  static Row from(const std::vector<std::pair<NodeId, int>>& p) {
-    Row r;
-    for (const auto& [node, count] : p) {
-      if (r.n == kMaxRowNodes) break;
-      r.node[r.n] = static_cast<std::uint32_t>(node);
-      r.count[r.n] = static_cast<std::uint16_t>(count);
-      ++r.n;
-    }
-    return r;
-  }
-};
-
-// Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
-// not std:: distributions (whose algorithms differ between libraries).
-double uniform01(std::mt19937_64& rng) {
-  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
-std::size_t pick(std::mt19937_64& rng, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));
-}
-
-// The goodput-maximising batch, or the job's own one without adaptive batch.
-BatchChoice batch_for(GoodputEstimator& estimator, bool adaptive, const JobSpec& job,
-                      const std::string& gpu_type, double progress, int nodes, int gpus) {
-  return adaptive ? estimator.best(job, gpu_type, progress, nodes, gpus)
-                  : estimator.fixed_batch_goodput(job, gpu_type, progress, nodes, gpus);
-}
-
-}  // namespace
-
-struct PolluxPolicy::Individual {
-  std::vector<Row> rows;
-  double fitness = 0;
-};
 
 struct PolluxPolicy::Population {
-  std::vector<JobIndex> jobs;          // column order
-  std::vector<int> max_gpus;           // per column: the search's cap on the job's GPUs
-  std::vector<std::vector<Row>> rows;  // per individual, best first
-};
-
-// One round's search problem: the jobs in GA order, their speedup tables and
-// the genetic operators.
-class PolluxPolicy::Search {
- public:
-  struct Job {
-    JobIndex index;
-    const JobSpec* spec;
-    double progress;
-    double base_goodput;
-    double restart_factor;  // applied when the allocation changes
-    bool running;
-    Row current;
-    int max_gpus;
-  };
-
-  Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-         std::mt19937_64& rng)
-      : params_(params), estimator_(estimator), types_(cluster, estimator), rng_(rng) {
-    for (const NodeInfo& n : cluster.nodes()) capacity_.push_back(n.gpu_count);
-    claimed_.assign(capacity_.size(), 0);
-    used_.assign(capacity_.size(), 0);
-    max_nodes_ = std::min({params.max_nodes_per_job, kMaxRowNodes, cluster.node_count()});
-    max_gpus_ = std::min(params.max_gpus_per_job, cluster.gpu_count());
-  }
-
-  std::vector<Job> jobs;
-
-  int max_nodes() const { return max_nodes_; }
-  const std::vector<int>& capacity() const { return capacity_; }
-  int max_gpus() const { return max_gpus_; }
-
-  // The GPU type a row is priced and memory-checked as: the least-memory
-  // type of its nodes (type 0, the first GPU's, on a homogeneous cluster).
-  int row_type(const Row& r) const {
-    int type = r.n > 0 ? types_.of_node(r.node[0]) : 0;
-    for (int i = 1; i < r.n; ++i) type = types_.smaller(type, types_.of_node(r.node[i]));
-    return type;
-  }
-  const std::string& type_name(int type) const { return types_.name(type); }
-
-  // Speedup of job j on (nodes, gpus) of `type`, memoised for the round.
-  double speedup(std::size_t j, int nodes, int gpus, int type = 0) {
-    if (gpus == 0) return 0;
-    if (nodes > max_nodes_ || gpus > jobs[j].max_gpus) return 0;
-    std::vector<float>& table = tables_[j];
-    const std::size_t per_type = static_cast<std::size_t>(max_nodes_) * max_gpus_;
-    if (table.empty()) table.assign(per_type * static_cast<std::size_t>(types_.count()), -1.0f);
-    float& cell = table[per_type * static_cast<std::size_t>(type) +
-                        static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
-    if (cell < 0) {
-      const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, types_.name(type),
-                                      jobs[j].progress, nodes, gpus);
-      cell = static_cast<float>(c.goodput / jobs[j].base_goodput);
-    }
-    return cell;
-  }
-
-  void prepare() { tables_.assign(jobs.size(), {}); }
-
-  double fitness(Individual& ind) {
-    double sum = 0;
-    double log_sum = 0;
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      Row& r = ind.rows[j];
-      double s = speedup(j, r.n, r.gpus(), row_type(r));
-      if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
-      if (jobs[j].running && r.n > 0 && !r.same_as(jobs[j].current)) s *= jobs[j].restart_factor;
-      if (params_.p == 0)
-        log_sum += std::log(s + kSpeedupFloor);
-      else if (params_.p == -1)
-        sum += 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
-      else
-        sum += std::pow(s + kSpeedupFloor, params_.p);
-    }
-    const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
-    ind.fitness = params_.p == 0 ? std::exp(log_sum / n) : std::pow(sum / n, 1.0 / params_.p);
-    return ind.fitness;
-  }
-
-  // Into `child`, whose rows buffer is reused across generations.
-  void crossover(const Individual& a, const Individual& b, Individual& child) {
-    const auto cut = static_cast<std::ptrdiff_t>(pick(rng_, jobs.size() + 1));
-    child.rows.resize(jobs.size());
-    std::copy(a.rows.begin(), a.rows.begin() + cut, child.rows.begin());
-    std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
-  }
-
-  // Per job row, as in the Pollux simulator: back to the current allocation
-  // (p 0.1), sparser (p 0.1: each node dropped with p 0.1), or raised on one
-  // node (p 0.1: a node it uses, or any node, to U[current, node size]).
-  void mutate(Individual& ind) {
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      Row& r = ind.rows[j];
-      const double u = uniform01(rng_);
-      if (u < 0.1) {
-        r = jobs[j].current;
-      } else if (u < 0.2) {
-        for (int i = 0; i < r.n; ++i)
-          if (uniform01(rng_) < 0.1) r.count[i] = 0;
-        r.compact();
-      } else if (u < 0.3) {
-        int slot = -1;
-        if (r.n > 0 && uniform01(rng_) < 0.5) {
-          slot = static_cast<int>(pick(rng_, r.n));
-        } else {
-          const auto node = static_cast<std::uint32_t>(pick(rng_, capacity_.size()));
-          for (int i = 0; i < r.n; ++i)
-            if (r.node[i] == node) slot = i;
-          if (slot < 0 && r.n < kMaxRowNodes) {
-            slot = r.n++;
-            r.node[slot] = node;
-            r.count[slot] = 0;
-          }
-        }
-        if (slot >= 0) {
-          const int cap = capacity_[r.node[slot]];
-          const int lo = r.count[slot];
-          r.count[slot] = static_cast<std::uint16_t>(lo + static_cast<int>(pick(rng_, cap - lo + 1)));
-          r.compact();
-        }
-      }
-    }
-  }
-
-  // Pollux's repair, in order: one distributed job per node; total GPUs and
-  // nodes per job capped; node capacity, earlier jobs first.
-  void repair(Individual& ind) {
-    // Cleared through the touched list: a round with few jobs on a cluster of
-    // hundreds of nodes spent most of its search clearing these two arrays.
-    for (const std::uint32_t node : touched_) {
-      claimed_[node] = 0;
-      used_[node] = 0;
-    }
-    touched_.clear();
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      Row& r = ind.rows[j];
-      if (r.n > 1) {
-        for (int i = 0; i < r.n;)
-          if (claimed_[r.node[i]])
-            r.drop(i);
-          else
-            ++i;
-        for (int i = 0; i < r.n; ++i) {
-          claimed_[r.node[i]] = 1;
-          touched_.push_back(r.node[i]);
-        }
-      }
-      while (r.n > max_nodes_) {
-        const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
-        r.drop(static_cast<int>(smallest));
-      }
-      for (int over = r.gpus() - jobs[j].max_gpus; over > 0;) {
-        const int i = r.n - 1;
-        const int cut = std::min<int>(over, r.count[i]);
-        r.count[i] = static_cast<std::uint16_t>(r.count[i] - cut);
-        over -= cut;
-        r.compact();
-      }
-      for (int i = 0; i < r.n; ++i) {
-        const int room = capacity_[r.node[i]] - used_[r.node[i]];
-        r.count[i] = static_cast<std::uint16_t>(std::min<int>(r.count[i], room));
-        used_[r.node[i]] += r.count[i];
-        touched_.push_back(r.node[i]);
-      }
-      r.compact();
-    }
-  }
-
-  // By reference: an individual of 1,000 jobs is ~100 kB.
-  const Individual& tournament(const std::vector<Individual>& pop) {
-    const Individual& a = pop[pick(rng_, pop.size())];
-    const Individual& b = pop[pick(rng_, pop.size())];
-    return a.fitness >= b.fitness ? a : b;
-  }
-
- private:
-  const PolluxParams& params_;
-  GoodputEstimator& estimator_;
-  MemoryBoundTypes types_;
-  std::mt19937_64& rng_;
-  std::vector<int> capacity_;
-  std::vector<char> claimed_;
-  std::vector<int> used_;
-  std::vector<std::uint32_t> touched_;  // nodes whose claimed_/used_ this repair set
-  std::vector<std::vector<float>> tables_;
-  int max_nodes_ = 1;
-  int max_gpus_ = 1;
+  std::vector<JobIndex> jobs;                  // column order
+  std::vector<int> max_gpus;                   // per column: the search's cap on the job's GPUs
+  std::vector<std::vector<pollux::Row>> rows;  // per individual, best first
 };
 
 PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.seed) {
@@ -303,6 +34,8 @@ PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.s
   if (params_.patience < 0) throw InputError("pollux: patience must be >= 0");
   estimator_.rings_on_any_gpu_type(true);  // it prices a job as one GPU type
 }
+
+PolluxPolicy::~PolluxPolicy() = default;
 
 PolluxPolicy::Memo& PolluxPolicy::memo(JobIndex job) {
   if (memos_.size() <= job) memos_.resize(job + 1);
@@ -324,15 +57,21 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   const Cluster& cluster = input.view->cluster();
   const std::string gpu_type = cluster.gpu(0).type;
 
-  // Progress since the last round at each job's estimated rate.
-  for (Memo& m : memos_) {
-    if (!m.seen) continue;
+  // Progress since the last round at each active job's estimated rate. Only
+  // the active ones: a finished job's estimate is never read again, and
+  // visiting every job ever seen made each round of a long trace cost
+  // O(jobs in the trace) (82,247 memos per round at the end of Philly).
+  auto advance = [&](JobIndex job) {
+    if (job >= memos_.size() || !memos_[job].seen) return;
+    Memo& m = memos_[job];
     const double from = std::max(m.last_update_s, m.no_progress_until_s);
     if (m.rate > 0 && now > from) m.progress += m.rate * (now - from);
     m.last_update_s = now;
-  }
+  };
+  for (const RunningJob& r : input.running) advance(r.index);
+  for (const QueuedJob& q : input.queued) advance(q.index);
 
-  Search search(params_, estimator_, cluster, rng_);
+  pollux::Search search(params_, estimator_, cluster, rng_, speedup_tables_);
   struct Active {
     double attained;
     double submit;
@@ -361,15 +100,16 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       m.last_update_s = now;
     }
     const double age = std::max(0.0, now - a.submit);
-    Search::Job job{a.index, a.spec, m.progress, 0, 0, a.running != nullptr, Row{}, 0};
+    pollux::Search::Job job{a.index, a.spec, m.progress, 0, 0, a.running != nullptr, pollux::Row{}, 0};
     job.base_goodput =
-        batch_for(estimator_, params_.adaptive_batch, *a.spec, gpu_type, m.progress, 1, fair).goodput;
+        pollux::batch_for(estimator_, params_.adaptive_batch, *a.spec, gpu_type, m.progress, 1, fair).goodput;
     if (!(job.base_goodput > 0))
       job.base_goodput =
-          batch_for(estimator_, params_.adaptive_batch, *a.spec, gpu_type, m.progress, 1, 1).goodput;
+          pollux::batch_for(estimator_, params_.adaptive_batch, *a.spec, gpu_type, m.progress, 1, 1).goodput;
     if (!(job.base_goodput > 0)) continue;  // cannot run on this cluster's GPUs
     job.restart_factor = std::max(age - m.restarts * params_.restart_s, 0.0) / (age + params_.restart_s);
-    if (a.running != nullptr) job.current = Row::from(gpus_per_node(cluster, a.running->placement.gpus));
+    if (a.running != nullptr)
+      job.current = pollux::Row::from(gpus_per_node(cluster, a.running->placement.gpus));
     const ModelParams& model = estimator_.model(*a.spec);
     const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
     const int max_batch = noise != nullptr && params_.adaptive_batch
@@ -389,8 +129,8 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
 
   // Initial population: last round's final one remapped to today's jobs,
   // and the current allocation.
-  Individual current;
-  for (const Search::Job& j : search.jobs) current.rows.push_back(j.current);
+  pollux::Individual current;
+  for (const pollux::Search::Job& j : search.jobs) current.rows.push_back(j.current);
   if (unchanged_since_last_search(search)) {
     ++skipped_in_a_row_;
     last_generations_ = 0;
@@ -398,8 +138,18 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   }
   skipped_in_a_row_ = 0;
   ++searches_;
-  std::vector<Individual> pop;
-  pop.push_back(current);
+  // Every individual's rows come from recycled buffers (spare_rows_): a
+  // round then allocates none once the buffers have grown to its size.
+  auto copy_of = [this](const pollux::Individual& ind) {
+    pollux::Individual out;
+    out.rows = recycled_rows();
+    out.rows.assign(ind.rows.begin(), ind.rows.end());
+    out.fitness = ind.fitness;
+    return out;
+  };
+  std::vector<pollux::Individual> pop;
+  pop.reserve(2 * static_cast<std::size_t>(params_.population));
+  pop.push_back(copy_of(current));
   // Plus one seed that gives every job without GPUs one free GPU, in GA
   // order, while free GPUs remain: on large clusters the few generations
   // the cap allows would otherwise start most queued jobs only rounds later
@@ -407,11 +157,11 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   if (params_.population > 1) {
     std::vector<int> free_on(static_cast<std::size_t>(cluster.node_count()), 0);
     for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
-    for (const Row& r : current.rows)
+    for (const pollux::Row& r : current.rows)
       for (int i = 0; i < r.n; ++i) free_on[r.node[i]] -= r.count[i];
-    Individual filled = current;
+    pollux::Individual filled = copy_of(current);
     std::size_t node = 0;
-    for (Row& r : filled.rows) {
+    for (pollux::Row& r : filled.rows) {
       if (r.n > 0) continue;
       for (std::size_t tried = 0; tried < free_on.size() && free_on[node] == 0; ++tried)
         node = (node + 1) % free_on.size();
@@ -429,23 +179,24 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     climb.max_nodes = search.max_nodes();
     climb.p = params_.p;
     climb.speedup = [&search](std::size_t j, int nodes, int gpus) { return search.speedup(j, nodes, gpus); };
-    for (const Search::Job& j : search.jobs)  // a queued job's current row is empty
+    for (const pollux::Search::Job& j : search.jobs)  // a queued job's current row is empty
       climb.jobs.push_back(ClimbJob{j.current.pairs(), j.restart_factor, j.max_gpus});
-    Individual climbed;
-    for (const auto& row : climb_allocation(climb)) climbed.rows.push_back(Row::from(row));
+    pollux::Individual climbed;
+    for (const auto& row : climb_allocation(climb)) climbed.rows.push_back(pollux::Row::from(row));
     pop.push_back(std::move(climbed));
   }
   if (previous_) {
     std::map<JobIndex, std::size_t> at;  // job -> its column last round
     for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace(previous_->jobs[k], k);
     std::vector<std::ptrdiff_t> column;
-    for (const Search::Job& j : search.jobs) {
+    for (const pollux::Search::Job& j : search.jobs) {
       const auto it = at.find(j.index);
       column.push_back(it == at.end() ? -1 : static_cast<std::ptrdiff_t>(it->second));
     }
-    for (const std::vector<Row>& prev : previous_->rows) {
+    for (const std::vector<pollux::Row>& prev : previous_->rows) {
       if (static_cast<int>(pop.size()) == params_.population) break;
-      Individual ind;
+      pollux::Individual ind;
+      ind.rows = recycled_rows();
       ind.rows.reserve(n_jobs);
       for (std::size_t j = 0; j < n_jobs; ++j)
         ind.rows.push_back(column[j] >= 0 ? prev[static_cast<std::size_t>(column[j])]
@@ -453,37 +204,40 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       pop.push_back(std::move(ind));
     }
   }
-  while (static_cast<int>(pop.size()) < params_.population) pop.push_back(current);
+  while (static_cast<int>(pop.size()) < params_.population) pop.push_back(copy_of(current));
   for (std::size_t i = 1; i < pop.size(); ++i) {
     search.repair(pop[i]);
   }
-  for (Individual& ind : pop) search.fitness(ind);
+  for (pollux::Individual& ind : pop) search.fitness(ind);
 
   const double per_generation = static_cast<double>(params_.population) * static_cast<double>(n_jobs);
   int generations = params_.generations;
   if (per_generation * generations > params_.max_row_evaluations)
     generations = std::max(std::min(10, params_.generations),
                            static_cast<int>(params_.max_row_evaluations / per_generation));
-  auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
+  auto better = [](const pollux::Individual& a, const pollux::Individual& b) {
+    return a.fitness > b.fitness;
+  };
   // Children and the losers of each survival reuse the same row buffers, so
   // a generation allocates nothing.
-  std::vector<Individual> children(pop.size());
+  std::vector<pollux::Individual> children(pop.size());
+  for (pollux::Individual& child : children) child.rows = recycled_rows();
   pop.reserve(2 * pop.size());
   double best_so_far = -std::numeric_limits<double>::infinity();
-  for (const Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
+  for (const pollux::Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
   int stalled = 0;
   int g = 0;
   for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
-    for (Individual& child : children) {
-      const Individual& a = search.tournament(pop);  // two statements: a fixed draw order
-      const Individual& b = search.tournament(pop);
+    for (pollux::Individual& child : children) {
+      const pollux::Individual& a = search.tournament(pop);  // two statements: a fixed draw order
+      const pollux::Individual& b = search.tournament(pop);
       search.crossover(a, b, child);
       search.mutate(child);
       search.repair(child);
       search.fitness(child);
     }
     // (mu + lambda) survival: the best of parents and children.
-    for (Individual& c : children) pop.push_back(std::move(c));
+    for (pollux::Individual& c : children) pop.push_back(std::move(c));
     std::stable_sort(pop.begin(), pop.end(), better);
     for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(pop[children.size() + i]);
     pop.resize(children.size());
@@ -497,17 +251,38 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   last_generations_ = g;
   std::stable_sort(pop.begin(), pop.end(), better);
   auto next = std::make_shared<Population>();
-  for (const Search::Job& j : search.jobs) {
+  for (const pollux::Search::Job& j : search.jobs) {
     next->jobs.push_back(j.index);
     next->max_gpus.push_back(j.max_gpus);
   }
-  for (const Individual& ind : pop) next->rows.push_back(ind.rows);
+  std::vector<Decision> decisions = targets_for(input, search, pop.front());
+  // The final population moves into `next`; the children's and last round's
+  // buffers go back to the spares.
+  next->rows.reserve(pop.size());
+  for (pollux::Individual& ind : pop) next->rows.push_back(std::move(ind.rows));
+  for (pollux::Individual& child : children) recycle(std::move(child.rows));
+  if (previous_)
+    for (std::vector<pollux::Row>& rows : previous_->rows) recycle(std::move(rows));
   previous_ = std::move(next);
-  return targets_for(input, search, pop.front());
+  return decisions;
 }
 
-bool PolluxPolicy::unchanged_since_last_search(const Search& search) const {
-  const std::vector<Search::Job>& jobs = search.jobs;
+std::vector<pollux::Row> PolluxPolicy::recycled_rows() {
+  if (spare_rows_.empty()) return {};
+  std::vector<pollux::Row> rows = std::move(spare_rows_.back());
+  spare_rows_.pop_back();
+  rows.clear();
+  return rows;
+}
+
+void PolluxPolicy::recycle(std::vector<pollux::Row>&& rows) {
+  // A round takes at most two populations' worth (population and children).
+  if (spare_rows_.size() < 2 * static_cast<std::size_t>(params_.population))
+    spare_rows_.push_back(std::move(rows));
+}
+
+bool PolluxPolicy::unchanged_since_last_search(const pollux::Search& search) const {
+  const std::vector<pollux::Search::Job>& jobs = search.jobs;
   if (params_.max_skipped_rounds == 0 || skipped_in_a_row_ >= params_.max_skipped_rounds) return false;
   if (!previous_ || previous_->rows.empty() || previous_->jobs.size() != jobs.size()) return false;
   // The same jobs, each on the GPUs last round's best allocation gave it
@@ -517,8 +292,8 @@ bool PolluxPolicy::unchanged_since_last_search(const Search& search) const {
   at.reserve(jobs.size());
   for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace_back(previous_->jobs[k], k);
   std::sort(at.begin(), at.end());
-  const std::vector<Row>& best = previous_->rows.front();
-  for (const Search::Job& j : jobs) {
+  const std::vector<pollux::Row>& best = previous_->rows.front();
+  for (const pollux::Search::Job& j : jobs) {
     const auto it = std::lower_bound(at.begin(), at.end(), std::make_pair(j.index, std::size_t{0}));
     if (it == at.end() || it->first != j.index || !best[it->second].same_as(j.current) ||
         previous_->max_gpus[it->second] != j.max_gpus)
@@ -527,16 +302,16 @@ bool PolluxPolicy::unchanged_since_last_search(const Search& search) const {
   return true;
 }
 
-std::vector<Decision> PolluxPolicy::targets_for(const SchedulerInput& input, const Search& search,
-                                                const Individual& best) {
+std::vector<Decision> PolluxPolicy::targets_for(const SchedulerInput& input, const pollux::Search& search,
+                                                const pollux::Individual& best) {
   // The best allocation, with each job's goodput-maximising batch.
   const double now = input.now_s;
   const std::size_t n_jobs = search.jobs.size();
   last_round_.clear();
   std::vector<TargetAllocation> targets;
   for (std::size_t j = 0; j < n_jobs; ++j) {
-    const Search::Job& job = search.jobs[j];
-    const Row& row = best.rows[j];
+    const pollux::Search::Job& job = search.jobs[j];
+    const pollux::Row& row = best.rows[j];
     Memo& m = memo(job.index);
     if (row.n == 0) {
       if (job.running) targets.push_back(TargetAllocation{job.index, {}, 0, 1, false});
@@ -546,8 +321,9 @@ std::vector<Decision> PolluxPolicy::targets_for(const SchedulerInput& input, con
     const int gpus = row.gpus();
     // Chosen for the least-memory type of its GPUs, so that every GPU holds
     // the micro-batch.
-    const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *job.spec,
-                                    search.type_name(search.row_type(row)), job.progress, row.n, gpus);
+    const BatchChoice c =
+        pollux::batch_for(estimator_, params_.adaptive_batch, *job.spec,
+                          search.type_name(search.row_type(row)), job.progress, row.n, gpus);
     const bool moves = !job.running || !row.same_as(job.current);
     if (moves && !(c.goodput > 0)) {  // cannot run there: fitness gives such rows back, so a guard only
       if (job.running) targets.push_back(TargetAllocation{job.index, {}, 0, 1, false});

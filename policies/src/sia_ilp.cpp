@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sia_knapsack.hpp"
+
 namespace vnsim {
 
 double sia_cost(const SiaIlpProblem& problem, double value) {
@@ -177,6 +179,12 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
   return x;
 }
 
+bool configs_of_one_type(const SiaIlpProblem& problem, const std::vector<Column>& columns) {
+  for (const Column& col : columns)
+    if (problem.configs[col.config].type != problem.configs[columns.front().config].type) return false;
+  return true;
+}
+
 // Each group's column counts handed to its members in job order.
 std::vector<int> hand_out(const std::vector<Group>& groups, const std::vector<Column>& columns,
                           const std::vector<double>& x, std::vector<int> chosen) {
@@ -234,6 +242,19 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
     for (std::size_t g = 0; g < groups.size(); ++g)
       x[cheapest[g]] = static_cast<double>(groups[g].members.size());
     return hand_out(groups, columns, x, std::move(chosen));
+  }
+  if (problem.knapsack && configs_of_one_type(problem, columns) && problem.configs.size() < 65535) {
+    std::vector<std::size_t> members;
+    for (const Group& g : groups) members.push_back(g.members.size());
+    std::vector<KnapsackColumn> items;
+    for (std::size_t col = 0; col < columns.size(); ++col)
+      items.push_back(
+          KnapsackColumn{columns[col].group, problem.configs[columns[col].config].gpus, cost[col]});
+    const int type = problem.configs[columns.front().config].type;
+    if (const auto counts =
+            solve_multiple_choice_knapsack(members, items, problem.capacity[type], problem.max_knapsack_work))
+      return hand_out(groups, columns, std::vector<double>(counts->begin(), counts->end()),
+                      std::move(chosen));
   }
   const std::vector<double> start = repair_fill(problem, groups, columns, cost, cheapest);
 

@@ -28,6 +28,12 @@
 
 namespace vnsim {
 
+namespace pollux {  // the genetic search (policies/src/pollux_search.hpp)
+class Search;
+struct Individual;
+struct Row;
+}  // namespace pollux
+
 struct PolluxParams {
   double interval_s = 60;  // scheduling round (simulator --interval)
   double restart_s = 30;   // delta of the restart factor (simulator rescale_time)
@@ -72,6 +78,7 @@ struct PolluxParams {
 class PolluxPolicy : public Policy {
  public:
   explicit PolluxPolicy(PolluxParams params = {});
+  ~PolluxPolicy() override;  // out of line: pollux::Row is complete only there
   std::string name() const override { return "pollux"; }
   std::vector<Decision> decide(const SchedulerInput& input) override;
   std::optional<double> next_timer_s(double now_s) const override;
@@ -103,12 +110,10 @@ class PolluxPolicy : public Policy {
     double iteration_s = 0;
     int most_gpus = 0;  // the most GPUs it has run on (growth_limit)
   };
-  class Search;
-  struct Individual;
   Memo& memo(JobIndex job);
-  bool unchanged_since_last_search(const Search& search) const;
-  std::vector<Decision> targets_for(const SchedulerInput& input, const Search& search,
-                                    const Individual& best);
+  bool unchanged_since_last_search(const pollux::Search& search) const;
+  std::vector<Decision> targets_for(const SchedulerInput& input, const pollux::Search& search,
+                                    const pollux::Individual& best);
 
   PolluxParams params_;
   GoodputEstimator estimator_;
@@ -117,7 +122,14 @@ class PolluxPolicy : public Policy {
   // Last round's final population, to seed the next search (flat rows:
   // maps per individual dominated large rounds).
   struct Population;
-  std::shared_ptr<const Population> previous_;
+  std::shared_ptr<Population> previous_;
+  // Buffers kept from round to round so that a round's search allocates
+  // nothing once they have grown: row vectors of finished individuals, and
+  // the speedup tables (pollux_search.hpp).
+  std::vector<pollux::Row> recycled_rows();
+  void recycle(std::vector<pollux::Row>&& rows);
+  std::vector<std::vector<pollux::Row>> spare_rows_;
+  std::vector<float> speedup_tables_;
   std::map<JobIndex, Chosen> last_round_;
   int last_generations_ = 0;
   long searches_ = 0;

@@ -4,7 +4,10 @@
 // configuration (GPU type, GPU count); per-type GPU capacity holds. With
 // p < 0 it minimises sum_i sum_c A_ic G_ic^p + lambda (1 - sum_c A_ic)
 // (lambda: the no-allocation penalty); with p > 0 it maximises
-// sum_i sum_c A_ic G_ic^p. Solved with COIN-OR CBC.
+// sum_i sum_c A_ic G_ic^p. When every allowed configuration is of one GPU
+// type it is a multiple-choice knapsack, solved exactly by dynamic
+// programming over the GPUs used (policies/src/sia_knapsack.hpp); otherwise,
+// or when that table would be too large, with COIN-OR CBC.
 #include <vector>
 
 namespace vnsim {
@@ -27,6 +30,13 @@ struct SiaIlpProblem {
   // > 0: CBC explores at most this many branch-and-bound nodes and returns
   // its best solution, never worse than the start it is given; 0: no limit.
   int max_bb_nodes = 0;
+  // true: one-type problems go to the exact knapsack (relative_gap and
+  // max_bb_nodes do not apply there); false: CBC for every problem.
+  bool knapsack = true;
+  // The knapsack's bound on jobs x (GPUs + 1) x configurations per job
+  // (about 1 ns each; its table takes at most 2 bytes per unit): above it,
+  // CBC.
+  double max_knapsack_work = 3e7;
 };
 
 // The objective's coefficient of A_ic, as a cost to minimise (the constant

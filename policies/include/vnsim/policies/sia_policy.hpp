@@ -31,6 +31,7 @@ struct SiaParams {
   double batch_change_gain = 0.05;  // in-place batch change only above this goodput gain
   double relative_gap = 1e-4;       // the artifact's MIP gap (GLPK via cvxpy); 0: optimal
   int max_bb_nodes = 100;           // CBC branch-and-bound nodes per round; 0: no limit (docs/POLICIES.md)
+  bool knapsack = true;             // one GPU type: exact knapsack DP instead of CBC (sia_ilp.hpp)
 };
 
 class SiaPolicy : public Policy {
