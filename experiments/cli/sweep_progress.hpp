@@ -1,37 +1,32 @@
 #pragma once
-// Sweep progress on stderr: a redrawn bar with an ETA on a terminal, nothing
-// when stderr is a file or pipe.
-#include <unistd.h>
-
-#include <chrono>
+// What `vnsim sweep` reports as progress: runs done of the total and an ETA,
+// as a bar on a terminal and nothing otherwise; how and when it is shown is
+// ProgressReport's (progress_report.hpp).
 #include <cstdio>
+
+#include "progress_report.hpp"
 
 namespace vnsim::cli {
 
 class SweepProgress {
  public:
-  explicit SweepProgress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+  explicit SweepProgress(bool enabled) : report_(ProgressReport::for_stderr(!enabled, false)) {}
   void update(std::size_t done, std::size_t total) {
-    if (!enabled_ || total == 0) return;
-    constexpr int kWidth = 30;
+    if (total == 0 || !report_.due(done == total)) return;
     const double frac = static_cast<double>(done) / static_cast<double>(total);
-    const int filled = static_cast<int>(frac * kWidth);
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu runs  ", filled, "##############################",
-                 kWidth - filled, "", done, total);
+    const double elapsed = report_.wall_s();
+    char text[120];
     if (done > 0 && done < total)
-      std::fprintf(stderr, "ETA %.0fs   ", elapsed * (1 - frac) / frac);
+      std::snprintf(text, sizeof text, "%zu/%zu runs  ETA %.0fs   ", done, total,
+                    elapsed * (1 - frac) / frac);
     else
-      std::fprintf(stderr, "%.0fs elapsed", elapsed);
-    std::fflush(stderr);
+      std::snprintf(text, sizeof text, "%zu/%zu runs  %.0fs elapsed", done, total, elapsed);
+    report_.bar(frac, text);
   }
-  void finish() {
-    if (enabled_) std::fprintf(stderr, "\n");
-  }
+  void finish() { report_.finish(); }
 
  private:
-  bool enabled_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  ProgressReport report_;
 };
 
 }  // namespace vnsim::cli

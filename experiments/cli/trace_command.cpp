@@ -223,27 +223,39 @@ int cluster(std::vector<std::string> argv) {
 }  // namespace
 
 const char* trace_usage() {
-  return "vnsim trace inspect FILE [--format F] [--json] [--bad-rows skip|fail]\n"
-         "  vnsim trace convert IN [--format F] --to jsonl|pollux-philly OUT [--seed N] [--cluster C]\n"
-         "             [--skipped FILE.csv] [--quiet] [filters] [construction]\n"
-         "  vnsim trace generate --kind philly|helios|pai|openb --jobs N [--seed S] --out FILE.jsonl\n"
-         "             [--rate JOBS_PER_HOUR] [--diurnal-amplitude A] [--peak-hour H]\n"
-         "  vnsim trace cluster --from FILE [--format philly-machines|pai-machines|openb-nodes] --out "
-         "SPEC.json\n"
-         "             [--name N] [--gpu-map NAME=TYPE,...] [--nodes-per-rack K]\n";
+  // The --format names come from the format registry, so a new trace format
+  // is listed without an edit here.
+  static const std::string usage = [] {
+    std::string formats;
+    for (const std::string& n : trace_format_names()) formats += (formats.empty() ? "" : "|") + n;
+    return "vnsim trace formats [--markdown]   the trace formats F of --format (" + formats +
+           "),\n"
+           "             how each is detected\n"
+           "  vnsim trace inspect FILE [--format F] [--json] [--bad-rows skip|fail]\n"
+           "  vnsim trace convert IN [--format F] --to jsonl|pollux-philly OUT [--seed N] [--cluster C]\n"
+           "             [--skipped FILE.csv] [--quiet] [filters] [construction]\n"
+           "  vnsim trace generate --kind philly|helios|pai|openb --jobs N [--seed S] --out FILE.jsonl\n"
+           "             [--rate JOBS_PER_HOUR] [--diurnal-amplitude A] [--peak-hour H]\n"
+           "  vnsim trace cluster --from FILE [--format philly-machines|pai-machines|openb-nodes] --out "
+           "SPEC.json\n"
+           "             [--name N] [--gpu-map NAME=TYPE,...] [--nodes-per-rack K]\n";
+  }();
+  return usage.c_str();
 }
 
 int run_trace_command(const std::vector<std::string>& argv) {
   if (argv.empty())
-    throw InputError("vnsim trace: expected inspect, convert, generate or cluster (see 'vnsim help')");
+    throw InputError(
+        "vnsim trace: expected formats, inspect, convert, generate or cluster (see 'vnsim help')");
   const std::string sub = argv[0];
   std::vector<std::string> rest(argv.begin() + 1, argv.end());
+  if (sub == "formats") return run_trace_formats(rest);
   if (sub == "inspect") return inspect(rest);
   if (sub == "convert") return convert(rest);
   if (sub == "generate") return generate(rest);
   if (sub == "cluster") return cluster(rest);
   throw InputError("vnsim trace: unknown sub-command '" + sub +
-                   "' (expected inspect, convert, generate or cluster)");
+                   "' (expected formats, inspect, convert, generate or cluster)");
 }
 
 }  // namespace vnsim::cli

@@ -36,12 +36,22 @@ void write_file(const fs::path& path, const char* data, std::size_t size) {
   out.write(data, static_cast<std::streamsize>(size));
 }
 
-// pai-2020 reads three tables from one folder: the input holds them
-// separated by form feeds (job table, task table, instance table).
+// The format's registry entry says whether its input is one file or a
+// folder of tables (pai-2020: job, task and instance table). A folder input
+// holds the tables separated by form feeds, in the entry's order.
+const std::vector<std::string>& folder_tables() {
+  static const std::vector<std::string> tables = [] {
+    for (const auto& format : vnsim::trace_formats())
+      if (format.name == VNSIM_FUZZ_FORMAT) return format.folder_tables;
+    __builtin_trap();  // a corpus folder that names no registered format
+  }();
+  return tables;
+}
+
 std::string write_input(const std::uint8_t* bytes, std::size_t size) {
   const auto* data = reinterpret_cast<const char*>(bytes);
-  const std::string format = VNSIM_FUZZ_FORMAT;
-  if (format != "pai-2020") {
+  const auto& tables = folder_tables();
+  if (tables.empty()) {
     const fs::path file = work_dir() / "trace";
     write_file(file, data, size);
     return file.string();
@@ -49,7 +59,7 @@ std::string write_input(const std::uint8_t* bytes, std::size_t size) {
   const std::string text(data, size);
   std::vector<std::string> parts;
   std::size_t start = 0;
-  while (parts.size() < 2) {
+  while (parts.size() + 1 < tables.size()) {
     const std::size_t feed = text.find('\f', start);
     if (feed == std::string::npos) break;
     parts.push_back(text.substr(start, feed - start));
@@ -57,9 +67,9 @@ std::string write_input(const std::uint8_t* bytes, std::size_t size) {
   }
   parts.push_back(text.substr(start));
   // Tables the input does not reach are absent: the reader must refuse a
-  // missing task table and do without the optional instance table.
-  const char* tables[] = {"pai_job_table.csv", "pai_task_table.csv", "pai_instance_table.csv"};
-  for (std::size_t i = 0; i < 3; ++i) {
+  // missing required table (pai-2020's task table) and do without an
+  // optional one (its instance table).
+  for (std::size_t i = 0; i < tables.size(); ++i) {
     if (i < parts.size())
       write_file(work_dir() / tables[i], parts[i].data(), parts[i].size());
     else

@@ -1,6 +1,7 @@
 #include "column_order.hpp"
 
 #include "csv_header.hpp"
+#include "line_reader.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
 
@@ -13,6 +14,21 @@ const std::string* fill_of(const std::vector<std::pair<std::string, std::string>
     if (column == name) return &text;
   return nullptr;
 }
+
+class FixedLayoutParser : public LineParser {
+ public:
+  FixedLayoutParser(const FixedLayoutCsv& format, std::optional<ColumnOrder> order)
+      : format_(format), order_(std::move(order)) {}
+
+  JobSpec parse(std::string_view line, long line_number) const override {
+    return order_ ? format_.parse_row(order_->canonical_row(line), line_number)
+                  : format_.parse_row(line, line_number);
+  }
+
+ private:
+  const FixedLayoutCsv& format_;
+  std::optional<ColumnOrder> order_;  // set when the header is not the canonical one
+};
 
 }  // namespace
 
@@ -55,6 +71,24 @@ bool has_columns_of(std::string_view header_line, std::string_view canonical,
   for (const auto name : split_commas(canonical))
     if (!header.has(name) && fill_of(optional_fill, name) == nullptr) return false;
   return true;
+}
+
+FirstLineMatch claim_header(const FixedLayoutCsv& format, std::string_view line) {
+  if (line == format.header) return FirstLineMatch::Yes;
+  return has_columns_of(line, format.header, format.optional_fill) ? FirstLineMatch::Fallback
+                                                                   : FirstLineMatch::No;
+}
+
+std::unique_ptr<LineParser> make_fixed_layout_parser(const FixedLayoutCsv& format,
+                                                     std::string_view header_line) {
+  if (header_line == format.header) return std::make_unique<FixedLayoutParser>(format, std::nullopt);
+  try {
+    return std::make_unique<FixedLayoutParser>(format,
+                                               ColumnOrder(header_line, format.header, format.optional_fill));
+  } catch (const RowError& e) {
+    throw RowError{"header '" + shortened(std::string(header_line)) + "' is not the " + format.name +
+                   " header '" + std::string(format.header) + "': " + e.reason};
+  }
 }
 
 }  // namespace vnsim::traces_detail

@@ -4,10 +4,10 @@
 #include <limits>
 #include <map>
 
-#include "extra_formats.hpp"
 #include "field_checks.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
+#include "trace_format.hpp"
 #include "vnsim/core/model_catalog.hpp"
 
 namespace vnsim::traces_detail {
@@ -90,7 +90,6 @@ std::optional<Layout> layout_of(std::string_view line) {
 class GavelParser : public LineParser {
  public:
   explicit GavelParser(Layout layout) : layout_(layout) {}
-  bool first_line_is_data() const override { return true; }
 
   JobSpec parse(std::string_view line, long line_number) const override {
     const auto f = split_fields(line, '\t', layout_.fields);
@@ -127,8 +126,6 @@ class GavelParser : public LineParser {
   Layout layout_;
 };
 
-}  // namespace
-
 bool looks_like_gavel_line(std::string_view line) {
   return layout_of(line).has_value();
 }
@@ -142,4 +139,20 @@ std::unique_ptr<LineParser> make_gavel_parser(std::string_view first_line) {
   return std::make_unique<GavelParser>(*layout);
 }
 
+const TraceFormatRegistration kGavel({
+    .name = "gavel",
+    .position = 80,
+    .trace = "Gavel's Philly-derived `.trace` files (§2.4)",
+    .detected_by = "7 or 10 tab-separated fields whose `total_steps` and `scale_factor` are integers and "
+                   "`arrival_time` a number",
+    .section = "gavel",
+    .claims_first_line =
+        [](std::string_view line) {
+          return looks_like_gavel_line(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
+        },
+    .line_parser = make_gavel_parser,
+    .headerless = true,
+});
+
+}  // namespace
 }  // namespace vnsim::traces_detail

@@ -3,10 +3,10 @@
 #include <limits>
 
 #include "csv_header.hpp"
-#include "extra_formats.hpp"
 #include "field_checks.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
+#include "trace_format.hpp"
 
 namespace vnsim::traces_detail {
 namespace {
@@ -91,8 +91,6 @@ class HeliosParser : public LineParser {
   std::optional<std::size_t> user_, vc_;
 };
 
-}  // namespace
-
 bool looks_like_helios_header(std::string_view line) {
   return CsvHeader(line).missing(required_columns()).empty();
 }
@@ -108,4 +106,18 @@ std::unique_ptr<LineParser> make_helios_parser(std::string_view header_line) {
   return std::make_unique<HeliosParser>(header);
 }
 
+const TraceFormatRegistration kHelios({
+    .name = "helios",
+    .position = 70,
+    .trace = "SenseTime Helios (§7) and Shanghai AI Lab Acme (§8) job tables",
+    .detected_by = "a header with the columns `job_id, gpu_num, state, submit_time, start_time, end_time`",
+    .section = "helios",
+    .claims_first_line =
+        [](std::string_view line) {
+          return looks_like_helios_header(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
+        },
+    .line_parser = make_helios_parser,
+});
+
+}  // namespace
 }  // namespace vnsim::traces_detail

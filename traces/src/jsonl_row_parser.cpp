@@ -6,6 +6,7 @@
 #include <set>
 
 #include "row_parsers.hpp"
+#include "trace_format.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/transformer_models.hpp"
 #include "vnsim/traces/readers.hpp"
@@ -162,6 +163,35 @@ JobSpec parse_jsonl_row(std::string_view line, const ModelCatalog& models) {
   return job;
 }
 
+namespace {
+
+class JsonlParser : public LineParser {
+ public:
+  JobSpec parse(std::string_view line, long /*line_number*/) const override {
+    return parse_jsonl_row(line, ModelCatalog::builtin());
+  }
+};
+
+const TraceFormatRegistration kJsonl({
+    .name = "jsonl",
+    .position = 30,
+    .trace = "vnsim's own format: one JSON object per job, the fields of `JobSpec`",
+    .detected_by = "starts with `{`",
+    .section = "jsonl",
+    .claims_first_line =
+        [](std::string_view line) {
+          const auto first = line.find_first_not_of(" \t");
+          return first != std::string_view::npos && line[first] == '{' ? FirstLineMatch::Yes
+                                                                       : FirstLineMatch::No;
+        },
+    .line_parser = [](std::string_view) -> std::unique_ptr<LineParser> {
+      return std::make_unique<JsonlParser>();
+    },
+    .headerless = true,
+    .trusts_unterminated_last_row = true,
+});
+
+}  // namespace
 }  // namespace vnsim::traces_detail
 
 namespace vnsim {

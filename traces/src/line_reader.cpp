@@ -30,3 +30,18 @@ bool is_blank(std::string_view line) {
 }
 
 }  // namespace vnsim::traces_detail
+
+namespace vnsim::traces_detail {
+
+std::string first_content_line(LineReader& reader) {
+  std::string line;
+  while (reader.next(line))
+    if (!is_blank(line)) return line;
+  throw InputError(reader.path() + ": empty trace (no header or data line)");
+}
+
+std::string shortened(const std::string& line) {
+  return line.size() <= 80 ? line : line.substr(0, 77) + "...";
+}
+
+}  // namespace vnsim::traces_detail

@@ -31,4 +31,11 @@ class LineReader {
 
 bool is_blank(std::string_view line);
 
+// Advances to the first non-blank line; throws InputError when the file has
+// none.
+std::string first_content_line(LineReader& reader);
+
+// A line cut to 80 characters for an error message.
+std::string shortened(const std::string& line);
+
 }  // namespace vnsim::traces_detail

@@ -2,11 +2,11 @@
 #include <limits>
 
 #include "csv_header.hpp"
-#include "extra_formats.hpp"
 #include "field_checks.hpp"
 #include "gpu_type_names.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
+#include "trace_format.hpp"
 
 namespace vnsim::traces_detail {
 namespace {
@@ -88,8 +88,6 @@ class OpenbParser : public LineParser {
   std::size_t columns_, name_, num_gpu_, gpu_milli_, gpu_spec_, phase_, creation_, scheduled_, deletion_;
 };
 
-}  // namespace
-
 bool looks_like_openb_header(std::string_view line) {
   return CsvHeader(line).missing(required_columns()).empty();
 }
@@ -105,4 +103,19 @@ std::unique_ptr<LineParser> make_openb_pods_parser(std::string_view header_line)
   return std::make_unique<OpenbParser>(header);
 }
 
+const TraceFormatRegistration kOpenbPods({
+    .name = "openb-pods",
+    .position = 60,
+    .trace = "Alibaba GPU 2023 openb pod list (§6)",
+    .detected_by = "a header with the columns `name, num_gpu, gpu_milli, gpu_spec, pod_phase, creation_time, "
+                   "scheduled_time, deletion_time`",
+    .section = "openb-pods",
+    .claims_first_line =
+        [](std::string_view line) {
+          return looks_like_openb_header(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
+        },
+    .line_parser = make_openb_pods_parser,
+});
+
+}  // namespace
 }  // namespace vnsim::traces_detail

@@ -7,13 +7,13 @@
 #include <map>
 #include <set>
 
-#include "extra_formats.hpp"
 #include "field_checks.hpp"
 #include "gpu_type_names.hpp"
 #include "line_reader.hpp"
 #include "row_collector.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
+#include "trace_format.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim::traces_detail {
@@ -152,8 +152,6 @@ void report_unjoined(const PartsByJob& parts, const std::string& file, RowCollec
       rows.bad(file, p.first_line, "rows of job '" + job_name + "', which is not in pai_job_table");
 }
 
-}  // namespace
-
 TraceReadResult read_pai_2020(const std::string& path, BadRowPolicy policy) {
   const bool folder = fs::is_directory(path);
   const fs::path dir = folder ? fs::path(path) : fs::path(path).parent_path();
@@ -187,4 +185,26 @@ TraceReadResult read_pai_2020(const std::string& path, BadRowPolicy policy) {
   return result;
 }
 
+// A folder holding pai_job_table.csv, or the job table file itself: the
+// reader finds the other tables beside it. Asked before the file is opened,
+// since a folder cannot be read line by line.
+bool is_pai_path(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return fs::exists(fs::path(path) / "pai_job_table.csv", ec);
+  return fs::path(path).filename().string().rfind("pai_job_table", 0) == 0;
+}
+
+const TraceFormatRegistration kPai2020({
+    .name = "pai-2020",
+    .position = 50,
+    .trace = "Alibaba PAI 2020 job, task and instance tables (§5)",
+    .detected_by = "a folder holding `pai_job_table.csv`, or a file whose name starts with `pai_job_table` "
+                   "(the path decides, before any line)",
+    .section = "pai-2020",
+    .folder_tables = {"pai_job_table.csv", "pai_task_table.csv", "pai_instance_table.csv"},
+    .claims_path = is_pai_path,
+    .read_file = read_pai_2020,
+});
+
+}  // namespace
 }  // namespace vnsim::traces_detail

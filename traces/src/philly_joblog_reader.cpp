@@ -4,11 +4,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "extra_formats.hpp"
 #include "json_array_splitter.hpp"
 #include "row_collector.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
+#include "trace_format.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim::traces_detail {
@@ -109,8 +109,6 @@ JobSpec parse_element(const JsonElement& element) {
   return job_of(obj);
 }
 
-}  // namespace
-
 TraceReadResult read_philly_joblog(const std::string& path, BadRowPolicy policy) {
   if (std::filesystem::is_directory(path)) throw InputError(path + ": is a directory, not a trace file");
   std::ifstream in(path, std::ios::binary);
@@ -138,4 +136,20 @@ TraceReadResult read_philly_joblog(const std::string& path, BadRowPolicy policy)
   return result;
 }
 
+const TraceFormatRegistration kPhillyJoblog({
+    .name = "philly-joblog",
+    .position = 40,
+    .trace = "raw Philly `cluster_job_log`, one JSON array (§2.1)",
+    .detected_by = "starts with `[`",
+    .section = "philly-joblog",
+    .claims_first_line =
+        [](std::string_view line) {
+          const auto first = line.find_first_not_of(" \t");
+          return first != std::string_view::npos && line[first] == '[' ? FirstLineMatch::Yes
+                                                                       : FirstLineMatch::No;
+        },
+    .read_file = read_philly_joblog,
+});
+
+}  // namespace
 }  // namespace vnsim::traces_detail

@@ -1,7 +1,7 @@
 #pragma once
-// One parser per trace format, each turning a single data line into a
-// JobSpec or throwing RowError with the reason the row cannot be used.
-// read_trace.cpp adds the file and line and applies the BadRowPolicy.
+// The row error every reader throws, and the row parsers that other code
+// calls directly. read_trace.cpp adds the file and line to a RowError and
+// applies the BadRowPolicy.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,9 +24,6 @@ struct RowError {
 
 inline constexpr std::string_view kPolluxPhillyHeader = "timestamp,duration,num_gpus,gpu_time,cluster";
 inline constexpr std::string_view kPolluxWorkloadHeader = "name,time,application,num_replicas,batch_size";
-
-// Format whose header (or, for jsonl, first record) this line is.
-std::optional<std::string> format_of_first_line(std::string_view line);
 
 // submit_s is seconds since 1970 of the naive timestamp; read_trace rebases.
 JobSpec parse_pollux_philly_row(std::string_view line, long line_number);

@@ -2,10 +2,10 @@
 // job_id,num_gpu,submit_time,iterations,model_name,duration,interval.
 #include <limits>
 
-#include "extra_formats.hpp"
 #include "field_checks.hpp"
 #include "row_parsers.hpp"
 #include "text_fields.hpp"
+#include "trace_format.hpp"
 
 namespace vnsim::traces_detail {
 namespace {
@@ -39,8 +39,6 @@ std::string without_spaces(std::string_view line) {
   return out;
 }
 
-}  // namespace
-
 bool looks_like_tiresias_header(std::string_view line) {
   return without_spaces(line) == kTiresiasHeader;
 }
@@ -52,4 +50,19 @@ std::unique_ptr<LineParser> make_tiresias_parser(std::string_view header) {
   return std::make_unique<TiresiasParser>();
 }
 
+const TraceFormatRegistration kTiresias({
+    .name = "tiresias",
+    .position = 90,
+    .trace = "Tiresias CSV (§4)",
+    .detected_by = "exactly `job_id,num_gpu,submit_time,iterations,model_name,duration,interval` (spaces "
+                   "ignored)",
+    .section = "tiresias",
+    .claims_first_line =
+        [](std::string_view line) {
+          return looks_like_tiresias_header(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
+        },
+    .line_parser = make_tiresias_parser,
+});
+
+}  // namespace
 }  // namespace vnsim::traces_detail

@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <functional>
+#include <stdexcept>
 
+#include "line_reader.hpp"
+#include "trace_format.hpp"
 #include "trace_test_support.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/traces/readers.hpp"
@@ -36,10 +41,61 @@ TEST(FormatDetection, FromTheFirstNonBlankLine) {
   EXPECT_EQ(detect_trace_format(trace_data("tiresias_small.csv")), "tiresias");
 }
 
+// The formats of this test keep their order (the order of detection, of the
+// usage and of docs/TRACES.md's table); a new format may take any place.
 TEST(FormatDetection, FormatNames) {
-  EXPECT_EQ(trace_format_names(),
-            (std::vector<std::string>{"pollux-philly", "pollux-workload", "jsonl", "philly-joblog",
-                                      "pai-2020", "openb-pods", "helios", "gavel", "tiresias"}));
+  const std::vector<std::string> kept = {"pollux-philly", "pollux-workload", "jsonl",
+                                         "philly-joblog", "pai-2020",        "openb-pods",
+                                         "helios",        "gavel",           "tiresias"};
+  std::vector<std::string> names = trace_format_names();
+  std::erase_if(names,
+                [&](const std::string& n) { return std::find(kept.begin(), kept.end(), n) == kept.end(); });
+  EXPECT_EQ(names, kept);
+}
+
+// Each format's first-line claim is its own: no sample of any format (the
+// test data and every fuzz seed) is claimed outright by two formats, so the
+// order in which formats are asked decides nothing but the Fallback pass.
+TEST(FormatDetection, NoFirstLineIsClaimedByTwoFormats) {
+  namespace fs = std::filesystem;
+  const fs::path data = VNSIM_TRACES_TEST_DATA;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(data))
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  for (const auto& entry :
+       fs::recursive_directory_iterator(data / ".." / ".." / ".." / "tests" / "fuzz_corpus"))
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  int claimed = 0;
+  for (const auto& file : files) {
+    std::string line;
+    try {
+      traces_detail::LineReader reader(file.string());
+      line = traces_detail::first_content_line(reader);
+    } catch (const InputError&) {
+      continue;  // empty samples
+    }
+    std::vector<std::string> claims;
+    for (const auto& format : traces_detail::registered_trace_formats())
+      if (format.claims_first_line && format.claims_first_line(line) == traces_detail::FirstLineMatch::Yes)
+        claims.push_back(format.name);
+    EXPECT_LE(claims.size(), 1u) << file << " is claimed by " << claims.front() << " and " << claims.back();
+    claimed += claims.empty() ? 0 : 1;
+  }
+  EXPECT_GT(claimed, 30) << "the samples were not found";
+}
+
+TEST(FormatDetection, ARegistrationNeedsAFreshNameAndOneReader) {
+  using traces_detail::TraceFormat;
+  using traces_detail::TraceFormatRegistration;
+  const auto before = trace_format_names();
+  TraceFormat twice;
+  twice.name = "jsonl";
+  twice.read_file = [](const std::string&, BadRowPolicy) { return TraceReadResult{}; };
+  EXPECT_THROW(TraceFormatRegistration{twice}, std::logic_error);
+  TraceFormat no_reader;
+  no_reader.name = "no-reader";
+  EXPECT_THROW(TraceFormatRegistration{no_reader}, std::logic_error);
+  EXPECT_EQ(trace_format_names(), before);  // neither was added
 }
 
 TEST(FormatDetection, UnknownHeaderNamesFileAndLine) {

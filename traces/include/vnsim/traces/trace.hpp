@@ -39,11 +39,25 @@ struct TraceReadResult {
   std::string format;               // format name actually used
 };
 
-// The format names, in detection order (docs/TRACES.md): `vnsim replay`'s
-// usage lists them, and each has a seed corpus tests/fuzz_corpus/<name>/
+// One registered trace format, as the docs and the tools show it. Each
+// format registers itself in its own reader file (traces/src/trace_format.hpp).
+struct TraceFormatInfo {
+  std::string name;
+  std::string trace;                       // what the format is and its public source (docs/TRACES.md marks)
+  std::string detected_by;                 // the path or first non-blank line that selects it
+  std::string section;                     // its section heading in docs/TRACES.md
+  std::vector<std::string> folder_tables;  // tables of a folder input (pai-2020), else empty
+};
+
+// The registered formats, in detection order: `vnsim trace formats` prints
+// them (its --markdown output is docs/TRACES.md's format table).
+std::vector<TraceFormatInfo> trace_formats();
+// Their names, in the same order: `vnsim replay`'s usage lists them, and
+// each has a seed corpus tests/fuzz_corpus/<name>/
 // (FuzzCorpus.OneSeedFolderPerFormat), from which the fuzz targets are made.
 std::vector<std::string> trace_format_names();
-// Looks at the first non-empty line; throws InputError when unrecognised.
+// Asks each format's path claim, then looks at the first non-blank line;
+// throws InputError when no format claims it.
 std::string detect_trace_format(const std::string& path);
 
 }  // namespace vnsim
