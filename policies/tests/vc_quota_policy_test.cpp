@@ -195,40 +195,42 @@ std::vector<JobIndex> preempted(const std::vector<Decision>& d) {
 // policy preempts a0 (its own VC's lower-priority job) and starts a2 on a0's
 // GPUs, as it would on a full 4-GPU cluster; b1 (longer still, and running
 // for longer) is never preempted for it, and the 2 free GPUs are not enough.
-// Non-preemptive policies leave a2 queued.
+// Non-preemptive policies leave a2 queued. With borrowing the same holds:
+// only VC b's 2 free GPUs are lendable, too few for a2.
 TEST(VcQuotaPolicy, APreemptivePolicyPreemptsWithinItsVcsQuota) {
-  for (const char* name : {"srtf", "tiresias", "fifo", "fifo-backfill", "sjf"}) {
-    SCOPED_TRACE(name);
-    Fixture f;
-    auto policy = make_vc_quota_policy(
-        name, [name] { return make_policy(name); }, quotas_4_4(), false);
-    const JobIndex a0 = f.add_job("a", 4);
-    const JobIndex b1 = f.add_job("b", 2);
-    f.remaining_s = {{a0, 10000}, {b1, 50000}};
-    auto d = policy->decide(f.input(0));
-    ASSERT_EQ(started(d), (std::vector<JobIndex>{a0, b1}));
-    f.apply(d, 0);
-    // An hour later: a0 has 14,400 GPU-s of service (tiresias's lowest
-    // queue, past 7,200) and 6,400 s left; a2 has none and 100 s left.
-    f.running[0].attained_gpu_s = 4 * 3600.0;
-    f.running[1].attained_gpu_s = 2 * 3600.0;
-    f.remaining_s[a0] = 10000 - 3600;
-    f.remaining_s[b1] = 50000 - 3600;
-    const JobIndex a2 = f.add_job("a", 4);
-    f.remaining_s[a2] = 100;
-    d = policy->decide(f.input(3600));
-    const std::string n = name;
-    if (n == "srtf" || n == "tiresias") {
-      EXPECT_EQ(preempted(d), std::vector<JobIndex>{a0});
-      ASSERT_EQ(started(d), std::vector<JobIndex>{a2});
-      const auto& gpus = std::get<StartJob>(d.back()).placement.gpus;
-      EXPECT_EQ(gpus, f.running[0].placement.gpus) << "a2 must take a0's GPUs, VC a's quota";
-      f.apply(d, 3600);
-      EXPECT_EQ(f.view.free_total(), 2) << "VC b's 2 free GPUs stay free";
-    } else {
-      EXPECT_TRUE(d.empty()) << "a non-preemptive policy waits for a0";
+  for (const bool borrowing : {false, true})
+    for (const char* name : {"srtf", "tiresias", "fifo", "fifo-backfill", "sjf"}) {
+      SCOPED_TRACE(std::string(name) + (borrowing ? " with borrowing" : ""));
+      Fixture f;
+      auto policy = make_vc_quota_policy(
+          name, [name] { return make_policy(name); }, quotas_4_4(), borrowing);
+      const JobIndex a0 = f.add_job("a", 4);
+      const JobIndex b1 = f.add_job("b", 2);
+      f.remaining_s = {{a0, 10000}, {b1, 50000}};
+      auto d = policy->decide(f.input(0));
+      ASSERT_EQ(started(d), (std::vector<JobIndex>{a0, b1}));
+      f.apply(d, 0);
+      // An hour later: a0 has 14,400 GPU-s of service (tiresias's lowest
+      // queue, past 7,200) and 6,400 s left; a2 has none and 100 s left.
+      f.running[0].attained_gpu_s = 4 * 3600.0;
+      f.running[1].attained_gpu_s = 2 * 3600.0;
+      f.remaining_s[a0] = 10000 - 3600;
+      f.remaining_s[b1] = 50000 - 3600;
+      const JobIndex a2 = f.add_job("a", 4);
+      f.remaining_s[a2] = 100;
+      d = policy->decide(f.input(3600));
+      const std::string n = name;
+      if (n == "srtf" || n == "tiresias") {
+        EXPECT_EQ(preempted(d), std::vector<JobIndex>{a0});
+        ASSERT_EQ(started(d), std::vector<JobIndex>{a2});
+        const auto& gpus = std::get<StartJob>(d.back()).placement.gpus;
+        EXPECT_EQ(gpus, f.running[0].placement.gpus) << "a2 must take a0's GPUs, VC a's quota";
+        f.apply(d, 3600);
+        EXPECT_EQ(f.view.free_total(), 2) << "VC b's 2 free GPUs stay free";
+      } else {
+        EXPECT_TRUE(d.empty()) << "a non-preemptive policy waits for a0";
+      }
     }
-  }
 }
 
 TEST(VcQuotaPolicy, AJobLargerThanItsQuotaIsRejectedWithoutBorrowing) {
