@@ -1,5 +1,9 @@
 #include "priority_pass.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <optional>
+
 namespace vnsim {
 namespace {
 
@@ -17,8 +21,11 @@ std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vect
   if (input.view == nullptr) return decisions;
   FreeGpus free(*input.view, input.running);
 
-  // Choose by GPU count (the Tiresias simulator's "count" model).
+  // Choose by GPU count (the Tiresias simulator's "count" model), within
+  // the input's capacity when it is capped (VC quota mode).
+  const bool capped = input.gpu_capacity >= 0;
   int capacity = free.cluster().gpu_count();
+  if (capped) capacity = std::min(capacity, input.gpu_capacity);
   std::vector<const PassCandidate*> chosen_queued;
   std::vector<const PassCandidate*> victims;  // running, not chosen: lowest priority first
   for (const PassCandidate& c : ordered) {
@@ -30,25 +37,44 @@ std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vect
       victims.insert(victims.begin(), &c);
     }
   }
+  // Capped: GPUs the jobs may still take, counted whole, so a start never
+  // takes the running jobs past the capacity even where the cluster has
+  // free GPUs (a job too large for it preempts lower-priority jobs first).
+  int budget = std::numeric_limits<int>::max();
+  if (capped) {
+    budget = input.gpu_capacity;
+    for (const RunningJob& r : input.running) budget -= static_cast<int>(r.placement.gpus.size());
+  }
+  const auto place_within = [&](const FreeGpus& gpus, const PassCandidate& c,
+                                int left) -> std::optional<std::vector<GpuId>> {
+    if (c.spec->gpus > left) return std::nullopt;
+    return place_candidate(placement, gpus, c);
+  };
 
   std::size_t next_victim = 0;
   for (const PassCandidate* c : chosen_queued) {
-    auto gpus = place_candidate(placement, free, *c);
+    auto gpus = place_within(free, *c, budget);
     if (!gpus && next_victim < victims.size()) {
       // Preempt only when giving back every remaining victim would let the
       // job in; otherwise the preemptions would buy nothing.
       FreeGpus trial = free;
-      for (std::size_t v = next_victim; v < victims.size(); ++v) trial.release(victims[v]->placement->gpus);
-      if (!place_candidate(placement, trial, *c)) continue;
+      int trial_budget = budget;
+      for (std::size_t v = next_victim; v < victims.size(); ++v) {
+        trial.release(victims[v]->placement->gpus);
+        if (capped) trial_budget += static_cast<int>(victims[v]->placement->gpus.size());
+      }
+      if (!place_within(trial, *c, trial_budget)) continue;
       while (!gpus && next_victim < victims.size()) {
         const PassCandidate* v = victims[next_victim++];
         decisions.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{v->index});
         free.release(v->placement->gpus);
-        gpus = place_candidate(placement, free, *c);
+        if (capped) budget += static_cast<int>(v->placement->gpus.size());
+        gpus = place_within(free, *c, budget);
       }
     }
     if (!gpus) continue;
     free.take(*gpus);
+    if (capped) budget -= static_cast<int>(gpus->size());
     decisions.emplace_back(
         std::in_place_type<StartJob>,
         StartJob{c->index, spread_virtual_nodes(std::move(*gpus), c->spec->effective_virtual_nodes())});

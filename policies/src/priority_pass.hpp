@@ -4,6 +4,10 @@
 // whose whole gang still fits in the cluster's GPU count; start the chosen
 // queued jobs; a running job not chosen is preempted only when its GPUs are
 // needed to place a chosen job (so it keeps running while it still fits).
+// With SchedulerInput::gpu_capacity set (VC quota mode) the pass counts
+// against that capacity instead of the cluster's GPUs, so a chosen job that
+// would take the jobs past it preempts lower-priority jobs as a full cluster
+// would.
 #include <vector>
 
 #include "vnsim/policies/placement.hpp"

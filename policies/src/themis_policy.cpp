@@ -48,7 +48,11 @@ ThemisPolicy::JobMemo& ThemisPolicy::memo(JobIndex job) {
 std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
   if (input.view == nullptr) return {};
   const double now = input.now_s;
-  const int cluster_gpus = input.view->cluster().gpu_count();
+  // The fair share is of the GPUs the policy schedules: the VC's quota in
+  // VC quota mode (SchedulerInput::gpu_capacity).
+  const int cluster_gpus = input.gpu_capacity >= 0
+                               ? std::min(input.view->cluster().gpu_count(), input.gpu_capacity)
+                               : input.view->cluster().gpu_count();
   const int contention = static_cast<int>(input.running.size() + input.queued.size());
 
   auto bid = [&](JobIndex index, const JobSpec* spec, double remaining_s, double attained_gpu_s,

@@ -17,7 +17,9 @@ VcQuotaPolicy::VcQuotaPolicy(std::string inner_name, std::function<std::unique_p
       factory_(std::move(factory)),
       borrowing_(borrowing),
       strict_order_(inner_name_ == "fifo"),
-      in_order_(inner_name_ == "fifo" || inner_name_ == "fifo-backfill") {
+      in_order_(inner_name_ == "fifo" || inner_name_ == "fifo-backfill"),
+      preemptive_(inner_name_ == "srtf" || inner_name_ == "tiresias" || inner_name_ == "themis" ||
+                  inner_name_ == "gandiva") {
   for (const auto& [name, gpus] : quotas.gpus) {
     vc_by_name_.emplace(name, static_cast<int>(vcs_.size()));
     vcs_.push_back(Vc{name, gpus, nullptr});
@@ -125,7 +127,12 @@ std::vector<Decision> VcQuotaPolicy::decide(const SchedulerInput& input) {
   }
   const auto lendable = [&] { return borrowing_ ? std::max(0, free - total_demand()) : 0; };
 
-  // Each VC's policy sees the VC's queued jobs that could start now.
+  // Each VC's policy sees the VC's queued jobs that could start now, and a
+  // capacity of its quota (gpu_capacity), so that a preemptive policy
+  // (srtf, tiresias, themis, gandiva) makes room for a higher-priority job
+  // by preempting the VC's own jobs, as a full cluster would make it: it is
+  // shown every job that fits the quota (or the lendable GPUs), not only
+  // those that fit what is left of it.
   // A strict FIFO keeps its head of line within the VC: its queue is cut at
   // the first job that cannot start, so no later job overtakes it.
   // fifo and fifo-backfill take jobs in submission order, so they are shown
@@ -149,7 +156,7 @@ std::vector<Decision> VcQuotaPolicy::decide(const SchedulerInput& input) {
       } else if (strict_order_) {
         blocked[v] = 1;
       }
-    } else if (usage[v] + g <= vcs_[v].quota || g <= lendable()) {
+    } else if (usage[v] + g <= vcs_[v].quota || g <= lendable() || (preemptive_ && g <= vcs_[v].quota)) {
       admissible[v].push_back(*q);
     }
   }
@@ -165,6 +172,8 @@ std::vector<Decision> VcQuotaPolicy::decide(const SchedulerInput& input) {
     in.now_s = input.now_s;
     in.view = &view();
     in.queued = std::move(admissible[v]);
+    // With borrowing, a start beyond the quota must fit the lendable GPUs.
+    in.gpu_capacity = borrowing_ ? std::max(vc.quota, usage[v] + lendable()) : vc.quota;
     for (const RunningJob* r : running[v])
       if (taken_back.empty() || !taken_back[static_cast<std::size_t>(r - input.running.data())])
         in.running.push_back(*r);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,8 +37,11 @@ struct Fixture {
     SchedulerInput in;
     in.now_s = now_s;
     in.view = &view;
-    for (JobIndex j : queued) in.queued.push_back({j, specs[j].get()});
-    for (const RunningJob& r : running) in.running.push_back(r);
+    for (JobIndex j : queued) in.queued.push_back({j, specs[j].get(), 0, remaining_of(j)});
+    for (const RunningJob& r : running) {
+      in.running.push_back(r);
+      in.running.back().estimated_remaining_s = remaining_of(r.index);
+    }
     return in;
   }
 
@@ -62,9 +66,15 @@ struct Fixture {
     }
   }
 
+  double remaining_of(JobIndex j) const {
+    const auto it = remaining_s.find(j);
+    return it == remaining_s.end() ? -1 : it->second;
+  }
+
   Cluster cluster;
   Topology topology;
   ClusterView view;
+  std::map<JobIndex, double> remaining_s;  // the engine's estimate, when set
   std::vector<std::unique_ptr<JobSpec>> specs;
   std::vector<JobIndex> queued;
   std::vector<RunningJob> running;
@@ -171,6 +181,56 @@ TEST(VcQuotaPolicy, LendsOnlyGpusNoOwnerNeeds) {
   EXPECT_EQ(started(d), std::vector<JobIndex>{b2});
   (void)a0;
   (void)a1;
+}
+
+std::vector<JobIndex> preempted(const std::vector<Decision>& d) {
+  std::vector<JobIndex> out;
+  for (const Decision& x : d)
+    if (const auto* p = std::get_if<PreemptJob>(&x)) out.push_back(p->job);
+  return out;
+}
+
+// VC a (quota 4) runs a0, a long 4-GPU job; VC b runs b1 on 2 of its 4 GPUs,
+// so 2 GPUs are free. a2, a short 4-GPU job of VC a, arrives. A preemptive
+// policy preempts a0 (its own VC's lower-priority job) and starts a2 on a0's
+// GPUs, as it would on a full 4-GPU cluster; b1 (longer still, and running
+// for longer) is never preempted for it, and the 2 free GPUs are not enough.
+// Non-preemptive policies leave a2 queued. With borrowing the same holds:
+// only VC b's 2 free GPUs are lendable, too few for a2.
+TEST(VcQuotaPolicy, APreemptivePolicyPreemptsWithinItsVcsQuota) {
+  for (const bool borrowing : {false, true})
+    for (const char* name : {"srtf", "tiresias", "fifo", "fifo-backfill", "sjf"}) {
+      SCOPED_TRACE(std::string(name) + (borrowing ? " with borrowing" : ""));
+      Fixture f;
+      auto policy = make_vc_quota_policy(
+          name, [name] { return make_policy(name); }, quotas_4_4(), borrowing);
+      const JobIndex a0 = f.add_job("a", 4);
+      const JobIndex b1 = f.add_job("b", 2);
+      f.remaining_s = {{a0, 10000}, {b1, 50000}};
+      auto d = policy->decide(f.input(0));
+      ASSERT_EQ(started(d), (std::vector<JobIndex>{a0, b1}));
+      f.apply(d, 0);
+      // An hour later: a0 has 14,400 GPU-s of service (tiresias's lowest
+      // queue, past 7,200) and 6,400 s left; a2 has none and 100 s left.
+      f.running[0].attained_gpu_s = 4 * 3600.0;
+      f.running[1].attained_gpu_s = 2 * 3600.0;
+      f.remaining_s[a0] = 10000 - 3600;
+      f.remaining_s[b1] = 50000 - 3600;
+      const JobIndex a2 = f.add_job("a", 4);
+      f.remaining_s[a2] = 100;
+      d = policy->decide(f.input(3600));
+      const std::string n = name;
+      if (n == "srtf" || n == "tiresias") {
+        EXPECT_EQ(preempted(d), std::vector<JobIndex>{a0});
+        ASSERT_EQ(started(d), std::vector<JobIndex>{a2});
+        const auto& gpus = std::get<StartJob>(d.back()).placement.gpus;
+        EXPECT_EQ(gpus, f.running[0].placement.gpus) << "a2 must take a0's GPUs, VC a's quota";
+        f.apply(d, 3600);
+        EXPECT_EQ(f.view.free_total(), 2) << "VC b's 2 free GPUs stay free";
+      } else {
+        EXPECT_TRUE(d.empty()) << "a non-preemptive policy waits for a0";
+      }
+    }
 }
 
 TEST(VcQuotaPolicy, AJobLargerThanItsQuotaIsRejectedWithoutBorrowing) {

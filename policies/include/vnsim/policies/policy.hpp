@@ -90,6 +90,11 @@ struct SchedulerInput {
   const ClusterView* view = nullptr;
   std::vector<QueuedJob> queued;  // in submission order
   std::vector<RunningJob> running;
+  // GPUs that `running` and the jobs started now may hold together, when
+  // that is less than the cluster (VC quota mode: the VC's quota, so that a
+  // preemptive policy preempts the VC's own jobs to make room within it);
+  // -1 = the whole cluster.
+  int gpu_capacity = -1;
 };
 
 struct StartJob {

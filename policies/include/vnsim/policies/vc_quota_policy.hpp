@@ -82,6 +82,7 @@ class VcQuotaPolicy : public Policy {
   bool borrowing_;
   bool strict_order_;  // fifo: a VC's jobs start in submission order only
   bool in_order_;      // fifo, fifo-backfill: jobs are taken in submission order
+  bool preemptive_;    // srtf, tiresias, themis, gandiva: may preempt within the quota
   std::vector<Vc> vcs_;
   std::unordered_map<std::string, int> vc_by_name_;
   std::vector<int> vc_of_job_;  // by job index, -1 = not looked up yet
