@@ -124,7 +124,9 @@ TEST_F(CliContract, AReplayKilledOnAReusedFolderLeavesNoOutputsThatLookLikeItsOw
   std::vector<std::string> args = kLongReplay;
   args.insert(args.end(), {"--out", d});
   const pid_t pid = start(args);
-  EXPECT_TRUE(wait_for(dir_ / (".D.previous-" + std::to_string(pid))));
+  // The previous outputs are set aside one rename at a time once the
+  // inputs are accepted: kill after the last one (its run.json).
+  EXPECT_TRUE(wait_for(dir_ / (".D.previous-" + std::to_string(pid)) / "run.json"));
   ::kill(pid, SIGKILL);
   EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
   // The killed run's work is in its staging folder; the previous run's

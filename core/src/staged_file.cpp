@@ -10,14 +10,10 @@
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
-namespace {
-
 namespace fs = std::filesystem;
 
-// Removes `<parent>/.<name>.partial-<pid>` files whose process is gone (a
-// command killed with SIGKILL could not remove its own).
-void remove_stale(const fs::path& parent, const std::string& name) {
-  const std::string prefix = "." + name + ".partial-";
+void remove_orphaned_staging(const fs::path& parent, const std::string& name, const std::string& kind) {
+  const std::string prefix = "." + name + "." + kind + "-";
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
     const std::string file = entry.path().filename().string();
@@ -26,11 +22,9 @@ void remove_stale(const fs::path& parent, const std::string& name) {
     const char* first = file.data() + prefix.size();
     const auto [end, err] = std::from_chars(first, file.data() + file.size(), pid);
     if (err != std::errc() || end != file.data() + file.size() || pid <= 0) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove(entry.path(), ec);
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
   }
 }
-
-}  // namespace
 
 StagedFile::StagedFile(const fs::path& final_path) : final_(final_path) {
   if (final_.empty() || !final_.has_filename())
@@ -41,7 +35,7 @@ StagedFile::StagedFile(const fs::path& final_path) : final_(final_path) {
   fs::create_directories(parent, ec);
   if (ec) throw InputError("output " + final_.string() + ": cannot create its folder (" + ec.message() + ")");
   const std::string name = final_.filename().string();
-  remove_stale(parent, name);
+  remove_orphaned_staging(parent, name, "partial");
   staging_ = parent / ("." + name + ".partial-" + std::to_string(::getpid()));
 }
 

@@ -332,8 +332,11 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   if (loaded.jobs.empty() && !args.has("--allow-empty"))
     throw InputError(trace + ": no job to replay (" + std::to_string(loaded.skipped.size()) +
                      " rows skipped); check --format and the filters, or pass --allow-empty");
+  // summary.json first: it is what makes a folder look like a finished run
+  // (a sweep's resume looks for it), so a kill between two of these renames
+  // never leaves a previous run looking complete.
   staged.withdraw_previous(
-      {"jobs.csv", "allocations.csv", "summary.json", "skipped_rows.csv", "run.json", "vc_quotas.csv"});
+      {"summary.json", "jobs.csv", "allocations.csv", "skipped_rows.csv", "run.json", "vc_quotas.csv"});
   ReplayProgressReport progress = ReplayProgressReport::for_stderr(quiet);
   options.progress = [&progress](const ReplayProgress& p) { progress.update(p); };
   ReplayResult result =

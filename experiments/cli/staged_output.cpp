@@ -1,13 +1,11 @@
 #include "staged_output.hpp"
 
-#include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <charconv>
 #include <system_error>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/core/staged_file.hpp"
 
 namespace vnsim::cli {
 namespace {
@@ -18,22 +16,6 @@ namespace fs = std::filesystem;
 // full disk): exit 2 with the path and the reason, not an internal error.
 [[noreturn]] void out_error(const fs::path& path, const std::string& what, const std::error_code& ec) {
   throw InputError("--out " + path.string() + ": " + what + " (" + ec.message() + ")");
-}
-
-// Removes `<parent>/.<name>.<kind>-<pid>` folders whose process is gone (a
-// run killed with SIGKILL could not clean up after itself).
-void remove_stale(const fs::path& parent, const std::string& name, const std::string& kind) {
-  const std::string prefix = "." + name + "." + kind + "-";
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(parent, ec)) {
-    const std::string file = entry.path().filename().string();
-    if (file.rfind(prefix, 0) != 0) continue;
-    long pid = 0;
-    const char* first = file.data() + prefix.size();
-    const auto [end, err] = std::from_chars(first, file.data() + file.size(), pid);
-    if (err != std::errc() || end != file.data() + file.size() || pid <= 0) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
-  }
 }
 
 }  // namespace
@@ -49,8 +31,8 @@ StagedOutput::StagedOutput(const fs::path& final_dir) : final_(final_dir) {
   fs::create_directories(parent, ec);
   if (ec) out_error(final_, "cannot create its parent folder", ec);
   const std::string name = final_.filename().string();
-  remove_stale(parent, name, "partial");
-  remove_stale(parent, name, "previous");
+  remove_orphaned_staging(parent, name, "partial");
+  remove_orphaned_staging(parent, name, "previous");
   staging_ = parent / ("." + name + ".partial-" + std::to_string(::getpid()));
   previous_ = parent / ("." + name + ".previous-" + std::to_string(::getpid()));
   fs::remove_all(staging_, ec);  // left by a killed run whose pid we now have

@@ -10,6 +10,12 @@
 
 namespace vnsim {
 
+// Removes `<parent>/.<name>.<kind>-<pid>` (a file or a folder) wherever
+// process <pid> is gone: a command killed with SIGKILL cannot clean up the
+// staging it left beside its output.
+void remove_orphaned_staging(const std::filesystem::path& parent, const std::string& name,
+                             const std::string& kind);
+
 class StagedFile {
  public:
   // `final_path` must name a file in a folder that exists or can be made
