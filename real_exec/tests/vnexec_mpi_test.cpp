@@ -61,8 +61,11 @@ class VnexecMpi : public ::testing::Test {
   void SetUp() override {
     if (exit_code("command -v mpirun > /dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun not installed";
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("vnexec-" + std::string(info->name()) + "-" + std::to_string(::getpid()));
+    // A parameterised test's name holds a '/': one folder, not a nest of
+    // two that TearDown would only half remove.
+    std::string name = info->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    dir_ = fs::temp_directory_path() / ("vnexec-" + name + "-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

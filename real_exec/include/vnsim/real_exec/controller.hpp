@@ -91,7 +91,7 @@ class Controller final : private PolicyExecutor {
   void note_stop_of(JobIndex job, double now);
   void launch(Launch l);
   // Re-expresses the job's work left at a new batch, as the simulator does
-  // (sim/src/replay_adaptive_batch.cpp).
+  // (JobBatches, sim/src/job_batches.hpp).
   void adopt_batch(JobIndex job, int new_batch);
   // The progress the driver sees: iterations_done in the simulator's terms,
   // spec iterations minus the steps left at the current batch.
