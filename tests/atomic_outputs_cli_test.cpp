@@ -76,4 +76,25 @@ TEST_F(AtomicOutputs, TraceConvertThatFailsLeavesTheEarlierOutputWhole) {
   expect_no_temporaries();
 }
 
+// `trace generate` and `trace cluster` stage their one output too: a good
+// run leaves the file and no temporary, a failed one (an inventory that
+// cannot be read) leaves an earlier file whole. What a kill in the middle
+// leaves is StagedFile's own test (core).
+TEST_F(AtomicOutputs, TraceGenerateAndClusterWriteTheirFileWholeOrNotAtAll) {
+  ASSERT_EQ(vnsim("trace generate --kind philly --jobs 50 --out " + p("gen.jsonl")), 0) << err();
+  std::ifstream gen(dir_ / "gen.jsonl");
+  int lines = 0;
+  for (std::string line; std::getline(gen, line);) ++lines;
+  EXPECT_EQ(lines, 50);
+  expect_no_temporaries();
+
+  write("spec.json", "earlier\n");
+  EXPECT_EQ(vnsim("trace cluster --from " + p("missing-machines.csv") + " --out " + p("spec.json")), 2);
+  EXPECT_EQ(slurp(dir_ / "spec.json"), "earlier\n");
+  expect_no_temporaries();
+  fs::create_directories(dir_ / "a-folder");
+  EXPECT_EQ(vnsim("trace generate --kind philly --jobs 5 --out " + p("a-folder")), 2);
+  EXPECT_NE(err().find("is a folder"), std::string::npos) << err();
+}
+
 }  // namespace

@@ -186,7 +186,11 @@ int generate(std::vector<std::string> argv) {
     arrivals.diurnal_amplitude = parse_number("--diurnal-amplitude", *v);
   if (auto v = args.get("--peak-hour")) arrivals.peak_hour = parse_number("--peak-hour", *v);
   const std::string out = args.require("--out");
-  write_jsonl(out, draw_synthetic_jobs(profile, n, arrivals, seed));
+  // Written under a temporary name and renamed at the end, so that a killed
+  // run (a million jobs take a while) leaves no complete-looking file.
+  StagedFile staged(out);
+  write_jsonl(staged.path().string(), draw_synthetic_jobs(profile, n, arrivals, seed));
+  staged.commit();
   std::printf("wrote %s: %zu jobs of kind %s, seed %llu, %.3f jobs/h%s\n", out.c_str(), n,
               profile.name.c_str(), static_cast<unsigned long long>(seed), arrivals.jobs_per_hour,
               arrivals.diurnal_amplitude > 0 ? " (diurnal)" : " (Poisson)");
@@ -203,8 +207,10 @@ int cluster(std::vector<std::string> argv) {
     options.nodes_per_rack = static_cast<int>(parse_integer("--nodes-per-rack", *v, 1));
   const std::string from = args.require("--from");
   const std::string out = args.require("--out");
+  StagedFile staged(out);  // checked before the work, renamed into place after it
   const InventoryCluster built = cluster_from_inventory(from, options);
-  write_text(out, built.json);
+  write_text(staged.path().string(), built.json);
+  staged.commit();
   print_issues(built.left_out, "left out");
   long gpus = 0;
   std::string types;
