@@ -146,10 +146,7 @@ const TraceFormatRegistration kGavel({
     .detected_by = "7 or 10 tab-separated fields whose `total_steps` and `scale_factor` are integers and "
                    "`arrival_time` a number",
     .section = "gavel",
-    .claims_first_line =
-        [](std::string_view line) {
-          return looks_like_gavel_line(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
-        },
+    .claims_first_line = claim_when<looks_like_gavel_line>,
     .line_parser = make_gavel_parser,
     .headerless = true,
 });

@@ -112,10 +112,7 @@ const TraceFormatRegistration kHelios({
     .trace = "SenseTime Helios (§7) and Shanghai AI Lab Acme (§8) job tables",
     .detected_by = "a header with the columns `job_id, gpu_num, state, submit_time, start_time, end_time`",
     .section = "helios",
-    .claims_first_line =
-        [](std::string_view line) {
-          return looks_like_helios_header(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
-        },
+    .claims_first_line = claim_when<looks_like_helios_header>,
     .line_parser = make_helios_parser,
 });
 

@@ -110,10 +110,7 @@ const TraceFormatRegistration kOpenbPods({
     .detected_by = "a header with the columns `name, num_gpu, gpu_milli, gpu_spec, pod_phase, creation_time, "
                    "scheduled_time, deletion_time`",
     .section = "openb-pods",
-    .claims_first_line =
-        [](std::string_view line) {
-          return looks_like_openb_header(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
-        },
+    .claims_first_line = claim_when<looks_like_openb_header>,
     .line_parser = make_openb_pods_parser,
 });
 

@@ -57,10 +57,7 @@ const TraceFormatRegistration kTiresias({
     .detected_by = "exactly `job_id,num_gpu,submit_time,iterations,model_name,duration,interval` (spaces "
                    "ignored)",
     .section = "tiresias",
-    .claims_first_line =
-        [](std::string_view line) {
-          return looks_like_tiresias_header(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
-        },
+    .claims_first_line = claim_when<looks_like_tiresias_header>,
     .line_parser = make_tiresias_parser,
 });
 

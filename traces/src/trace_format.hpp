@@ -40,6 +40,13 @@ class LineParser {
 // a header that another format claims outright is never taken for it.
 enum class FirstLineMatch { No, Yes, Fallback };
 
+// The first-line claim of a format whose test is plain yes or no (no
+// Fallback): `.claims_first_line = claim_when<looks_like_x>`.
+template <bool (*Looks)(std::string_view)>
+FirstLineMatch claim_when(std::string_view line) {
+  return Looks(line) ? FirstLineMatch::Yes : FirstLineMatch::No;
+}
+
 struct TraceFormat {
   std::string name{};
   int position = 0;           // place in trace_format_names() and in detection (lower first)
