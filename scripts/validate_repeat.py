@@ -18,10 +18,15 @@ which also ranks the policies). While each calibration and run executes, the
 highest sample exceeds --load-threshold (default: the CPU count) is flagged
 as loaded.
 
+Each repetition validates twice: with the all-reduce predicted from each
+run's own transport probe (vnexec run's transport.json, the default of
+`vnsim validate`; validation.json) and from the calibration's links
+(`--calibrated-links`; validation_calibrated_links.json).
+
 DIR/repeat_summary.json then holds, per policy and metric, the median and
 range over the repetitions, over all of them and over the unloaded ones
 only, and every repetition's values with their load. Metrics: iteration-time
-MAPE, all-reduce MAPE, mean JCT error (|predicted - measured| / measured),
+MAPE, all-reduce MAPE (and the same from the calibration's links), mean JCT error (|predicted - measured| / measured),
 per-job JCT error p90, and Kendall's tau-b of the policy ranking. A table is
 printed (docs/VALIDATION.md, "Errors with their spread").
 
@@ -53,6 +58,7 @@ import time
 METRICS = [
     ("iteration_mape", "iteration-time MAPE"),
     ("allreduce_mape", "all-reduce MAPE"),
+    ("allreduce_mape_calibrated", "all-reduce MAPE from the calibration's links"),
     ("mean_jct_error", "mean JCT error"),
     ("jct_p90", "per-job JCT error p90"),
 ]
@@ -144,19 +150,28 @@ def one_repetition(a, rep_dir, policy_params):
             args += ["--policy-param", kv]
         loads[policy] = run_logged(mpirun(args, ranks, vnexec, a.pin), os.path.join(rep_dir, f"run_{policy}.log"))
         shutil.rmtree(os.path.join(run, "checkpoints"), ignore_errors=True)
-    out = os.path.join(rep_dir, "validation.json")
-    cmd = [vnsim, "validate", "--run", os.path.join(rep_dir, "runs"), "--out", out]
-    with open(os.path.join(rep_dir, "validate.log"), "w", encoding="utf-8") as log:
-        if subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT) != 0:
-            fail(f"{' '.join(cmd)} failed; see {rep_dir}/validate.log")
-    with open(out, encoding="utf-8") as f:
-        summary = json.load(f)
+    # The default prediction (the all-reduce from each run's own transport
+    # probe), and the same with the calibration's links, for comparison.
+    summaries = {}
+    for name, extra in (("validation", []), ("validation_calibrated_links", ["--calibrated-links"])):
+        out = os.path.join(rep_dir, f"{name}.json")
+        cmd = [vnsim, "validate", "--run", os.path.join(rep_dir, "runs"), "--out", out] + extra
+        with open(os.path.join(rep_dir, f"{name}.log"), "w", encoding="utf-8") as log:
+            if subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT) != 0:
+                fail(f"{' '.join(cmd)} failed; see {rep_dir}/{name}.log")
+        with open(out, encoding="utf-8") as f:
+            summaries[name] = json.load(f)
+    summary = summaries["validation"]
+    calibrated = {r["policy"]: r for r in summaries["validation_calibrated_links"]["runs"]}
     per_policy = {}
     for r in summary["runs"]:
         measured = r["measured_mean_jct_s"]
         per_policy[r["policy"]] = {
             "iteration_mape": r["iteration_time"]["mape"],
             "allreduce_mape": r["allreduce_time"]["mape"] if r["allreduce_time"]["count"] else None,
+            "allreduce_mape_calibrated": (calibrated[r["policy"]]["allreduce_time"]["mape"]
+                                          if calibrated[r["policy"]]["allreduce_time"]["count"] else None),
+            "transport": r.get("transport"),
             "mean_jct_error": abs(r["mean_jct_error"]) if measured else None,
             "jct_p90": r["jct"]["p90"],
             "measured_mean_jct_s": measured,

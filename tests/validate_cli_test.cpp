@@ -115,7 +115,19 @@ TEST_F(ValidateCli, TwoPoliciesOnTheCpuTestbedGiveErrorStatisticsAndARanking) {
     const std::string csv = slurp(run / "validation_iterations.csv");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), v["iteration_time"]["count"].get<int>() + 1)
         << policy;
+    // One model (cifar10): the run's probe scales the spec's line through it.
+    EXPECT_EQ(v["transport"]["links"], "transport probe") << policy;
+    EXPECT_EQ(v["transport"]["probe"].size(), 1u) << policy;
   }
+  // --calibrated-links keeps the cluster spec's links, and says so.
+  ASSERT_EQ(vnsim("validate --calibrated-links --run " + (dir_ / "runs" / "fifo").string() + " --out " +
+                  (dir_ / "calibrated.json").string()),
+            0)
+      << out() << err();
+  EXPECT_NE(out().find("all-reduce predicted from: cluster spec"), std::string::npos) << out();
+  const auto calibrated = nlohmann::json::parse(slurp(dir_ / "calibrated.json"));
+  EXPECT_EQ(calibrated["transport"]["links"], "cluster spec");
+  EXPECT_TRUE(calibrated["transport"]["probe_ring"].is_object());
 }
 
 // The 1-minute load average (/proc/loadavg; -1 when unreadable).
@@ -180,6 +192,13 @@ TEST_F(ValidateCli, ShortValidationHasFiniteErrorsAndPredictsTheAllReduce) {
   EXPECT_TRUE(std::isfinite(all["ranking"]["kendall_tau_b"].get<double>()));
   for (const auto& run : all["runs"]) {
     const std::string policy = run["policy"];
+    // Each run timed its trace's 3 models' all-reduce at its start and end,
+    // and the prediction used the start probe (vnexec run, transport.json).
+    const auto probe = nlohmann::json::parse(slurp(dir_ / "runs" / policy / "transport.json"));
+    EXPECT_EQ(probe["start"].size(), 3u) << policy;
+    EXPECT_EQ(probe["end"].size(), 3u) << policy;
+    EXPECT_EQ(run["transport"]["links"], "transport probe") << policy;
+    EXPECT_GT(run["transport"]["probe_ring"]["bandwidth_Bps"].get<double>(), 0) << policy;
     for (const char* stat : {"iteration_time", "compute_time", "allreduce_time", "jct"}) {
       // fifo runs a and c on their 2 workers, so it all-reduces; pollux may
       // give every job a single worker (no all-reduce at all).

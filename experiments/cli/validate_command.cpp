@@ -34,6 +34,7 @@
 #include "vnsim/core/topology.hpp"
 #include "vnsim/policies/policy.hpp"
 #include "vnsim/real_exec/ranking.hpp"
+#include "vnsim/real_exec/transport_probe.hpp"
 #include "vnsim/real_exec/validation.hpp"
 #include "vnsim/real_exec/workload.hpp"
 #include "vnsim/sim/replay.hpp"
@@ -63,9 +64,44 @@ struct ValidatedRun {
   fs::path dir;
   std::string policy;
   real_exec::ValidationReport report;
+  nlohmann::ordered_json transport;  // which links predicted the all-reduce
 };
 
-ValidatedRun validate_run(const fs::path& run, int skip_first) {
+nlohmann::ordered_json ring_json(const real_exec::RingFit& r) {
+  return {{"hop_latency_s", r.hop_latency_s}, {"bandwidth_Bps", r.bandwidth_Bps}};
+}
+
+// The run's own transport probe (vnexec run's transport.json), when it has
+// one and `use_probe`: the testbed's intra-node links are set to the ring
+// its start probe implies, measured in the run's launch before any job ran.
+// Returns what was used, for the report.
+nlohmann::ordered_json use_transport_probe(const fs::path& run, ClusterSpec& spec, bool use_probe) {
+  nlohmann::ordered_json t;
+  const fs::path file = run / "transport.json";
+  const bool one_node = spec.racks.size() == 1 && spec.racks[0].nodes.size() == 1;
+  t["links"] = "cluster spec";
+  if (one_node) t["cluster_spec_ring"] = ring_json(real_exec::testbed_ring(spec));
+  if (!fs::exists(file)) return t;
+  const real_exec::TransportProbe probe =
+      real_exec::parse_transport_probe(read_text_file(file), file.string());
+  nlohmann::ordered_json drift = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < probe.start.size() && i < probe.end.size(); ++i)
+    if (probe.start[i].model == probe.end[i].model)
+      drift.push_back({{"model", probe.start[i].model},
+                       {"start_s", probe.start[i].seconds},
+                       {"end_s", probe.end[i].seconds},
+                       {"end_over_start", probe.end[i].seconds / probe.start[i].seconds}});
+  t["probe"] = drift;
+  const std::optional<real_exec::RingFit> ring = real_exec::probed_ring(probe.start, spec);
+  if (!ring) return t;
+  t["probe_ring"] = ring_json(*ring);
+  if (!use_probe) return t;
+  real_exec::set_testbed_ring(spec, *ring);
+  t["links"] = "transport probe";
+  return t;
+}
+
+ValidatedRun validate_run(const fs::path& run, int skip_first, bool use_probe) {
   const fs::path config_path = run / "run_config.json";
   const auto config = nlohmann::json::parse(read_text_file(config_path), nullptr, false);
   if (config.is_discarded() || !config.is_object())
@@ -75,7 +111,9 @@ ValidatedRun validate_run(const fs::path& run, int skip_first) {
       throw InputError(config_path.string() + ": field '" + std::string(key) + "' missing or not a string");
     return config[key].get<std::string>();
   };
-  const Cluster cluster(load_cluster_spec(resolve(run, text("cluster"))));
+  ClusterSpec spec = load_cluster_spec(resolve(run, text("cluster")));
+  nlohmann::ordered_json transport = use_transport_probe(run, spec, use_probe);
+  const Cluster cluster(spec);
   const ModelCatalog profile =
       config.contains("profile")
           ? ModelCatalog::parse(read_text_file(run / text("profile")), (run / text("profile")).string())
@@ -113,6 +151,7 @@ ValidatedRun validate_run(const fs::path& run, int skip_first) {
   ValidatedRun v;
   v.dir = run;
   v.policy = policy->name();
+  v.transport = std::move(transport);
   v.report = real_exec::compare_run(measured, predicted.jobs, topology, GpuCatalog::builtin(), profile,
                                     model_of_job, skip_first);
   return v;
@@ -123,6 +162,7 @@ void print_run(const ValidatedRun& v) {
   std::printf("vnsim validate: %s (%s policy, %zu jobs compared)\n", v.dir.string().c_str(), v.policy.c_str(),
               r.jobs_compared);
   std::printf("prediction error (predicted vs measured, relative):\n");
+  std::printf("all-reduce predicted from: %s\n", v.transport["links"].get<std::string>().c_str());
   print_stats("iteration time", r.iteration);
   print_stats("compute", r.compute);
   print_stats("all-reduce", r.allreduce);
@@ -169,13 +209,14 @@ nlohmann::ordered_json ranking_json(const real_exec::PolicyRanking& r) {
 
 // `csv_dir`: where validation_iterations.csv and validation_jobs.csv go (the
 // run folder, or beside --out so that --out never rewrites the run folders).
-void validate_and_write(const fs::path& run, int skip_first, const fs::path& out_path,
+void validate_and_write(const fs::path& run, int skip_first, bool use_probe, const fs::path& out_path,
                         const fs::path& csv_dir) {
-  const ValidatedRun v = validate_run(run, skip_first);
+  const ValidatedRun v = validate_run(run, skip_first, use_probe);
   nlohmann::ordered_json out = v.report.to_json();
   out["run"] = v.dir.string();
   out["policy"] = v.policy;
   out["skip_first"] = skip_first;
+  out["transport"] = v.transport;
   fs::create_directories(csv_dir);
   std::ofstream(out_path) << out.dump(2) << "\n";
   real_exec::write_iteration_csv((csv_dir / "validation_iterations.csv").string(), v.report.iterations);
@@ -223,7 +264,10 @@ std::string validation_script() {
 
 const char* validate_usage() {
   return "vnsim validate --run RUN_DIR [--run RUN_DIR2 ...] [--out FILE] [--skip-first K] [--report DIR]\n"
-         "                (a --run folder holding several run folders validates each of them)\n";
+         "                [--calibrated-links]\n"
+         "                (a --run folder holding several run folders validates each of them;\n"
+         "                 --calibrated-links predicts the all-reduce from the run's cluster spec\n"
+         "                 instead of the transport probe of its own launch, transport.json)\n";
 }
 
 int run_validate_command(const std::vector<std::string>& argv_in) {
@@ -238,9 +282,10 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
     if (i + 1 >= argv_in.size()) throw InputError("option --run needs a value");
     for (const fs::path& r : expand(argv_in[++i])) runs.push_back(r);
   }
-  const Args args(argv, {"--out", "--skip-first", "--report"}, {});
+  const Args args(argv, {"--out", "--skip-first", "--report"}, {"--calibrated-links"});
   if (runs.empty()) throw InputError("missing required option --run");
   const int skip_first = static_cast<int>(parse_integer("--skip-first", args.get_or("--skip-first", "1"), 0));
+  const bool use_probe = !args.has("--calibrated-links");
 
   const std::optional<std::string> report = args.get("--report");
   const std::optional<std::string> out = args.get("--out");
@@ -257,7 +302,7 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
                          "'; their files would share " + run_files(run).string());
   }
   if (runs.size() == 1) {
-    validate_and_write(runs[0], skip_first, out ? fs::path(*out) : runs[0] / "validation.json",
+    validate_and_write(runs[0], skip_first, use_probe, out ? fs::path(*out) : runs[0] / "validation.json",
                        run_files(runs[0]));
   } else {
     const std::string trace = read_text_file(runs[0] / "trace.jsonl");
@@ -268,7 +313,8 @@ int run_validate_command(const std::vector<std::string>& argv_in) {
     // One SimGrid engine per process: each run is replayed in a child.
     for (const fs::path& run : runs)
       if (const int code = in_child([&] {
-            validate_and_write(run, skip_first, run_files(run) / "validation.json", run_files(run));
+            validate_and_write(run, skip_first, use_probe, run_files(run) / "validation.json",
+                               run_files(run));
           }))
         return code;
   }

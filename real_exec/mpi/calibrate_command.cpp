@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "mpi_group_comm.hpp"
 #include "realtime.hpp"
+#include "step_allreduce_probe.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/staged_file.hpp"
@@ -171,16 +172,8 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       // gradient's span logged as a run logs it. The sweep below all-reduces
       // one buffer back to back, with no compute in between, and its line
       // missed the runs' times by up to 55% (docs/REAL_EXEC.md).
-      const JobShape step_shape = emulated_shape(model, o.scale, model.default_local_batch * workers,
-                                                 std::vector<int>(static_cast<std::size_t>(workers), 1));
-      std::vector<double> spans;
-      for (int r = 0; r <= o.repetitions; ++r) {
-        long long control[2] = {0, 0};
-        comm.allreduce_max(control, 2);
-        const StepTiming t = step_span(comm, run_step(*plane, step_shape, comm.rank(), r));
-        if (r > 0) spans.push_back(t.allreduce_s);  // r = 0 warms up
-      }
-      in_steps.emplace_back(c.gradient_bytes, median(spans));
+      in_steps.emplace_back(c.gradient_bytes,
+                            time_step_allreduce(comm, *plane, model, o.scale, o.repetitions));
       model_raw["step_allreduce_s"] = in_steps.back().second;
     }
     raw["models"][name] = model_raw;

@@ -39,6 +39,7 @@ const char* usage() {
          "             [--profile MODELS.json] [--noise NOISE.json] [--policy NAME] [--policy-param "
          "key=value]...\n"
          "             [--time-scale S] [--checkpoint-every K] [--inject-failure JOB_ID:STEP]...\n"
+         "             [--probe-repetitions R]\n"
          "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F] [--realtime "
          "PRIO]\n"
          "  vnexec run --resume RUN_DIR   (continue a run whose MPI job died, from its checkpoints)\n"
@@ -56,9 +57,10 @@ Options parse_options(const std::vector<std::string>& argv) {
     throw InputError("unknown command '" + o.command + "' (run or calibrate)");
   const std::set<std::string> common = {"--backend", "--compute-scale", "--gradient-fraction", "--out",
                                         "--realtime"};
-  const std::set<std::string> run = {
-      "--trace",        "--cluster",    "--profile",          "--noise",          "--policy",
-      "--policy-param", "--time-scale", "--checkpoint-every", "--inject-failure", "--resume"};
+  const std::set<std::string> run = {"--trace",      "--cluster",          "--profile",
+                                     "--noise",      "--policy",           "--policy-param",
+                                     "--time-scale", "--checkpoint-every", "--inject-failure",
+                                     "--resume",     "--probe-repetitions"};
   const std::set<std::string> calibrate = {"--models", "--repetitions"};
   std::set<std::string> seen;
   for (std::size_t i = 1; i < argv.size(); ++i) {
@@ -111,6 +113,8 @@ Options parse_options(const std::vector<std::string>& argv) {
         if (comma > start) o.models.push_back(v.substr(start, comma - start));
         start = comma + 1;
       }
+    } else if (flag == "--probe-repetitions") {
+      o.probe_repetitions = static_cast<int>(integer(flag, v, 0));
     } else if (flag == "--repetitions") {
       o.repetitions = static_cast<int>(integer(flag, v, 1));
     }

@@ -24,6 +24,9 @@ struct Options {
   double time_scale = 1.0;
   long long checkpoint_every = 0;
   std::map<std::string, long long> inject_failure;
+  // Timed steps per model of the transport probe at the run's start and end
+  // (vnsim/real_exec/transport_probe.hpp); 0: no probe.
+  int probe_repetitions = 8;
   std::string resume;  // --resume RUN_DIR: every other setting comes from its run_config.json
   // calibrate
   std::vector<std::string> models;

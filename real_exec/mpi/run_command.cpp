@@ -9,12 +9,15 @@
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <vector>
 
 #include "commands.hpp"
 #include "mpi_fleet.hpp"
+#include "mpi_group_comm.hpp"
 #include "realtime.hpp"
+#include "step_allreduce_probe.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/goodput.hpp"
@@ -23,6 +26,8 @@
 #include "vnsim/core/text_file.hpp"
 #include "vnsim/real_exec/controller.hpp"
 #include "vnsim/real_exec/resume.hpp"
+#include "vnsim/real_exec/transport_probe.hpp"
+#include "wire.hpp"
 #include "worker.hpp"
 
 namespace vnsim::real_exec::mpi {
@@ -91,6 +96,8 @@ int run_command(const Options& options, int world_rank, int world_size) {
     // itself is the run's working folder (the log and checkpoints that
     // --resume needs), so it is not staged as a whole.
     for (const char* done : {"jobs.csv", "summary.json"}) fs::remove(out / done);
+    // An earlier run's probe must not stand for this one's.
+    if (!resuming) fs::remove(out / "transport.json");
     if (resuming) {
       prior = read_prior_attempt((out / "measurements.jsonl").string());
     } else {
@@ -98,6 +105,25 @@ int run_command(const Options& options, int world_rank, int world_size) {
     }
   }
   write_rank_table(out, world_rank, world_size, prior.attempts + 1);
+
+  // The transport probe: the trace's models, in name order on every rank.
+  // A resumed run keeps its first attempt's probe.
+  const bool probing = !resuming && o.probe_repetitions > 0 && workers >= 2;
+  std::vector<std::string> probe_models;
+  {
+    std::set<std::string> names;
+    for (const JobSpec& j : jobs) names.insert(j.model);
+    probe_models.assign(names.begin(), names.end());
+  }
+  const auto probe_once = [&] {
+    std::vector<int> worker_ranks;
+    for (int r = 1; r < world_size; ++r) worker_ranks.push_back(r);
+    // 999: below every segment's communicator tag (worker.cpp).
+    MpiGroupComm comm(create_group_comm(worker_ranks, 999), true);
+    const std::vector<ProbePoint> points =
+        probe_step_allreduce(comm, *backend, probe_models, o.scale, o.probe_repetitions);
+    if (comm.rank() == 0) send_probe(points);
+  };
 
   if (world_rank != 0) {
     MPI_Barrier(MPI_COMM_WORLD);  // the controller has created the run folder
@@ -111,7 +137,9 @@ int run_command(const Options& options, int world_rank, int world_size) {
     // From here to the shutdown message a worker meets only other workers
     // in collectives, and waits for the controller's messages sleeping.
     const RealtimeScope realtime(o.realtime, ("worker rank " + std::to_string(world_rank)).c_str());
+    if (probing) probe_once();
     run_worker(c);
+    if (probing) probe_once();
     return 0;
   }
 
@@ -147,9 +175,24 @@ int run_command(const Options& options, int world_rank, int world_size) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
 
+  TransportProbe probe;
+  if (probing) {
+    probe.workers = workers;
+    probe.repetitions = o.probe_repetitions;
+    for (const std::string& name : probe_models) {
+      const ModelParams& model = ModelCatalog::builtin().at(name);
+      probe.start.push_back(
+          {name, static_cast<double>(emulated_parameter_count(model, o.scale) * sizeof(double)), 0});
+    }
+    probe.end = probe.start;
+    receive_probe(probe.start);
+  }
+
   std::unique_ptr<Policy> policy = make_policy(o.policy, o.policy_params);
   if (noise) policy->use_noise_profiles(*noise);
-  MpiFleet fleet(workers, prior.last_t);
+  // The run's clock (the trace's submit times) starts now, when jobs can
+  // start: after the inputs, the run folder and the transport probe.
+  MpiFleet fleet(workers, prior.last_t - wall_s());
   MeasurementLog log((out / "measurements.jsonl").string(), resuming);
   ControllerOptions copts;
   copts.checkpoint_every = o.checkpoint_every;
@@ -185,6 +228,14 @@ int run_command(const Options& options, int world_rank, int world_size) {
     const RealtimeScope realtime(o.realtime > 0 ? o.realtime + 1 : 0, "controller");
     records = controller.run();
     fleet.shutdown();
+  }
+  if (probing) {
+    // What `vnsim validate` predicts the run's all-reduce from (and how far
+    // the transport drifted while the jobs ran).
+    receive_probe(probe.end);
+    StagedFile transport(out / "transport.json");
+    std::ofstream(transport.path()) << transport_probe_json(probe);
+    transport.commit();
   }
 
   RunInfo info;

@@ -12,6 +12,7 @@ constexpr int kTagLaunch = 11;   // controller -> each member: run a segment (jo
 constexpr int kTagCommand = 12;  // controller -> a job's leader: stop / resize
 constexpr int kTagEvent = 13;    // leader -> controller: FleetEvent
 constexpr int kTagCalibrate = 14;
+constexpr int kTagProbe = 15;  // first worker -> controller: the transport probe's times
 
 std::vector<long long> encode_launch(const Launch& l);
 Launch decode_launch(const std::vector<long long>& w, std::size_t offset = 0);
