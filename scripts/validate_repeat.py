@@ -15,8 +15,8 @@ policy with the calibrated cluster spec, model profile and gradient noise
 (`vnexec run --noise`), and validates all runs together (`vnsim validate`,
 which also ranks the policies). While each calibration and run executes, the
 1-minute load average (/proc/loadavg) is sampled every second; a run whose
-highest sample exceeds --load-threshold (default: the CPU count) is flagged
-as loaded.
+highest sample exceeds --load-threshold (default: workers + 2, the run's own
+ranks and one more runnable task) is flagged as loaded.
 
 Each repetition validates twice: with the all-reduce predicted from each
 run's own transport probe (vnexec run's transport.json, the default of
@@ -197,9 +197,16 @@ def main():
     p.add_argument("--compute-scale", type=float)
     p.add_argument("--policy-param", action="append", default=[], help="POLICY:key=value")
     p.add_argument("--realtime", type=int, default=10, help="SCHED_RR priority of the workers; 0: off")
-    p.add_argument("--load-threshold", type=float, default=float(os.cpu_count() or 1))
+    p.add_argument("--load-threshold", type=float, default=None,
+                   help="a run is loaded when the 1-minute load average exceeded it (default: the run's own "
+                        "ranks, workers + 1, plus 1)")
     a = p.parse_args()
     a.policies = [x for x in a.policies.split(",") if x]
+    if a.load_threshold is None:
+        # The run's own ranks keep the load average near workers + 1 on an
+        # otherwise idle machine; more than one runnable task beyond them is
+        # other work competing for the cores.
+        a.load_threshold = a.workers + 2.0
     if a.repeat < 1:
         fail("--repeat must be >= 1")
     if a.pin and a.workers > (os.cpu_count() or 1):
@@ -247,6 +254,15 @@ def main():
               f"real-time priority: {rep['realtime_priority']}", flush=True)
 
     summary = {"settings": {k: v for k, v in vars(a).items()}, "repetitions": reps, "policies": {}}
+    # Real-time throttling: each core running real-time workers is stalled
+    # for (period - runtime) of every period (50 ms of each second by
+    # default), which a run's job completion times include.
+    for knob in ("sched_rt_runtime_us", "sched_rt_period_us"):
+        try:
+            with open(f"/proc/sys/kernel/{knob}", encoding="ascii") as f:
+                summary["settings"][knob] = int(f.read().strip())
+        except OSError:
+            summary["settings"][knob] = None
     for policy in a.policies:
         entry = {}
         for key, _ in METRICS:

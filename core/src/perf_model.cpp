@@ -55,12 +55,13 @@ IterationBreakdown iteration_time(const Topology& topo, const GpuCatalog& gpus, 
   const double local_batch = static_cast<double>(global_batch) / virtual_nodes;
   const double micro_batch_s = model.micro_batch_time_s(local_batch);
 
+  const double extra_s = model.step_extra_s(static_cast<int>(placement.gpus.size()));
   IterationBreakdown out;
   for (std::size_t i = 0; i < placement.gpus.size(); ++i) {
     const GpuType& type = gpus.at(topo.cluster().gpu(placement.gpus[i]).type);
     // A GPU runs its virtual nodes one after another (gradient accumulation).
-    out.compute_s =
-        std::max(out.compute_s, placement.vn_per_gpu[i] * micro_batch_s / type.speed_for(model.name));
+    out.compute_s = std::max(
+        out.compute_s, (placement.vn_per_gpu[i] * micro_batch_s + extra_s) / type.speed_for(model.name));
   }
   out.allreduce_s = ring_allreduce_time_s(topo, placement.gpus, model.gradient_bytes);
   out.total_s = overlapped_step_s(out.compute_s, out.allreduce_s, model.overlap_fraction);

@@ -59,6 +59,19 @@ TEST(ModelCatalog, ParsesAllFieldsAndFormulas) {
   EXPECT_DOUBLE_EQ(m.micro_batch_time_s(10), 0.1 + 0.01 * 10);
   EXPECT_DOUBLE_EQ(m.memory_needed_bytes(8), 1.2e7 + 8e6);
   EXPECT_EQ(c.find("other"), nullptr);
+  EXPECT_EQ(m.step_overhead_s, 0);  // optional, absent
+  EXPECT_EQ(m.compute_jitter_s, 0);
+}
+
+TEST(ModelCatalog, ReadsTheStepOverheadAndJitterAndRefusesNegativeOnes) {
+  const ModelCatalog c = ModelCatalog::parse(
+      model_json(kValidFields + R"(, "step_overhead_s": 5e-5, "compute_jitter_s": 2e-5)"), "models.json");
+  EXPECT_DOUBLE_EQ(c.at("m").step_overhead_s, 5e-5);
+  EXPECT_DOUBLE_EQ(c.at("m").compute_jitter_s, 2e-5);
+  EXPECT_NE(parse_error(model_json(kValidFields + R"(, "step_overhead_s": -1)")).find("step_overhead_s"),
+            std::string::npos);
+  EXPECT_NE(parse_error(model_json(kValidFields + R"(, "compute_jitter_s": -1)")).find("compute_jitter_s"),
+            std::string::npos);
 }
 
 TEST(ModelCatalog, UnknownModelNamesTheKnownOnes) {

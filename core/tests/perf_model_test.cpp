@@ -102,6 +102,25 @@ TEST_F(PerfModel, UnevenVirtualNodesMakeTheFirstGpuTheSlowest) {
   EXPECT_DOUBLE_EQ(it.total_s, it.compute_s + it.allreduce_s);
 }
 
+TEST_F(PerfModel, StepOverheadAndJitterAddToTheSlowestGpu) {
+  // As above (GPU 0 runs 3 micro-batches of 0.2 s), plus 0.05 s of overhead
+  // per step and a jitter of 0.1 s: two GPUs wait for the slower of two
+  // normals, 0.1 x 0.5641896 (Tippett 1925) more.
+  ModelParams m = test_model("m");
+  m.step_overhead_s = 0.05;
+  m.compute_jitter_s = 0.1;
+  const auto placement = spread_virtual_nodes({0, 1}, 5);
+  const IterationBreakdown it = iteration_time(topo, gpus, m, placement, 50);
+  EXPECT_NEAR(it.compute_s, 3 * 0.2 + 0.05 + 0.1 * 0.5641896, 1e-7);
+  // One GPU has nobody to wait for: the overhead only.
+  const IterationBreakdown alone = iteration_time(topo, gpus, m, spread_virtual_nodes({0}, 5), 50);
+  EXPECT_NEAR(alone.compute_s, 5 * 0.2 + 0.05, 1e-12);
+  EXPECT_NEAR(m.step_extra_s(4), 0.05 + 0.1 * 1.0293754, 1e-7);
+  EXPECT_NEAR(m.step_extra_s(10), 0.05 + 0.1 * 1.5387527, 1e-6);
+  // The catalog default adds nothing.
+  EXPECT_EQ(test_model("m").step_extra_s(8), 0);
+}
+
 TEST_F(PerfModel, SlowGpuUsesItsPerModelSpeed) {
   // T4 (GPU 0) and Slow (GPU 2), two virtual nodes each, local batch 40 / 4 =
   // 10, micro-batch 0.2 s on the T4. Slow runs model "m" at 0.25 (override)

@@ -41,10 +41,12 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Local batches to time: the catalog's range around the default micro-batch.
+// Local batches to time: the catalog's range around the default micro-batch,
+// wide enough that an elastic job's local batches (a global batch over 1 to
+// N workers and virtual nodes) are interpolated, not extrapolated.
 std::vector<long long> batch_points(const ModelParams& m) {
   std::set<long long> pts;
-  for (double f : {0.25, 0.5, 1.0, 2.0}) {
+  for (double f : {0.125, 0.25, 0.5, 1.0, 2.0, 4.0}) {
     const auto b = static_cast<long long>(m.default_local_batch * f);
     pts.insert(std::clamp<long long>(b, m.min_local_batch, m.max_local_batch));
   }
@@ -132,23 +134,62 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
     const ModelParams& model = ModelCatalog::builtin().at(name);
     const std::size_t params = emulated_parameter_count(model, o.scale);
     std::unique_ptr<DataPlane> plane = backend->open(comm, params);
-    const JobShape shape = emulated_shape(model, o.scale, 1, {1});
     CalibratedModel c;
     c.base = model;
     c.gradient_bytes = static_cast<double>(params * sizeof(double));
     std::vector<std::pair<double, double>> points;
     nlohmann::ordered_json model_raw;
     for (long long m : batch_points(model)) {
-      const double flops = shape.flops_fixed + shape.flops_per_sample * static_cast<double>(m);
+      // Micro-batches of m samples inside whole steps on every worker (zero
+      // the gradient, compute, all-reduce, update), as a run executes them:
+      // timed back to back without the rest of the step, a small model's
+      // micro-batch ran with its data still in cache and was 5-11% faster
+      // than in the runs (docs/VALIDATION.md).
+      const JobShape step_shape =
+          emulated_shape(model, o.scale, m * workers, std::vector<int>(static_cast<std::size_t>(workers), 1));
+      long long iteration = 0;
       const double t = timed_across(comm, o.repetitions, [&] {
-        plane->micro_batch(0, m, flops);
-        return plane->take_timing().compute_s;
+        long long control[2] = {0, 0};
+        comm.allreduce_max(control, 2);
+        return run_step(*plane, step_shape, comm.rank(), iteration++).compute_s;
       });
       points.emplace_back(static_cast<double>(m), t);
       model_raw["micro_batch_s"][std::to_string(m)] = t;
     }
     c.compute = fit_line(points);
     c.points = static_cast<int>(points.size());
+    {
+      // What a step adds to its micro-batches (the update, the control
+      // exchange) and how far apart the workers' computes fall, from whole
+      // steps at the default local batch, timed as a run times them
+      // (step_runner.cpp run_job_loop).
+      const JobShape step_shape = emulated_shape(model, o.scale, model.default_local_batch * workers,
+                                                 std::vector<int>(static_cast<std::size_t>(workers), 1));
+      const int steps = std::max(20, 4 * o.repetitions);
+      std::vector<StepSample> samples;
+      for (int r = 0; r <= steps; ++r) {
+        const double t0 = MPI_Wtime();
+        long long control[2] = {0, 0};
+        comm.allreduce_max(control, 2);
+        const StepTiming mine = run_step(*plane, step_shape, comm.rank(), r);
+        StepSample sample;
+        sample.seconds = MPI_Wtime() - t0;
+        sample.member_compute_s.assign(static_cast<std::size_t>(workers), 0.0);
+        sample.member_compute_s[static_cast<std::size_t>(comm.rank())] = mine.compute_s;
+        comm.allreduce_sum(sample.member_compute_s.data(), sample.member_compute_s.size());
+        const StepTiming span = step_span(comm, mine);
+        sample.slowest_compute_s = span.compute_s;
+        sample.allreduce_span_s = span.allreduce_s;
+        if (r > 0) samples.push_back(sample);  // r = 0 warms up
+      }
+      StepExtras extras = fit_step_extras(samples);
+      // The leader's step is the one a run logs.
+      comm.broadcast(&extras, sizeof extras, 0);
+      c.step_overhead_s = extras.step_overhead_s;
+      c.compute_jitter_s = extras.compute_jitter_s;
+      model_raw["step_overhead_s"] = c.step_overhead_s;
+      model_raw["compute_jitter_s"] = c.compute_jitter_s;
+    }
     model_raw["gradient_bytes"] = c.gradient_bytes;
     if (comm.rank() == 0) {
       // The gradient noise Pollux's goodput reads, on this backend's own
@@ -263,9 +304,11 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
         "communicator setup %.2f ms\n",
         workers, one_way_s * 1e6, links.link_bandwidth_Bps / 1e9, setup_s * 1e3);
     for (const CalibratedModel& c : calibrated)
-      std::printf("  %s: micro-batch %.4f s + %.3g s/sample (rmse %.4f s, %d points), gradient %.0f bytes\n",
-                  c.base.name.c_str(), c.compute.intercept, c.compute.slope, c.compute.rmse, c.points,
-                  c.gradient_bytes);
+      std::printf(
+          "  %s: micro-batch %.4f s + %.3g s/sample (rmse %.4f s, %d points), step overhead %.1f us, compute "
+          "jitter %.1f us, gradient %.0f bytes\n",
+          c.base.name.c_str(), c.compute.intercept, c.compute.slope, c.compute.rmse, c.points,
+          c.step_overhead_s * 1e6, c.compute_jitter_s * 1e6, c.gradient_bytes);
     for (const MeasuredNoise& m : noise)
       std::printf("  %s: gradient noise scale %.1f samples (|G|^2 %.4g, tr(Sigma) %.4g)\n",
                   m.model.name.c_str(), m.noise.noise_scale(), m.noise.grad_sqr, m.noise.trace_sigma);

@@ -185,6 +185,32 @@ std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::stri
   return spec.dump(2) + "\n";
 }
 
+StepExtras fit_step_extras(const std::vector<StepSample>& steps) {
+  const auto median = [](std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  std::vector<double> overheads, deviations;
+  std::size_t members = 0;
+  for (const StepSample& s : steps) {
+    overheads.push_back(s.seconds - s.slowest_compute_s - s.allreduce_span_s);
+    members = s.member_compute_s.size();
+    if (members < 2) continue;
+    double mean = 0;
+    for (double c : s.member_compute_s) mean += c;
+    mean /= static_cast<double>(members);
+    for (double c : s.member_compute_s) deviations.push_back(std::abs(c - mean));
+  }
+  StepExtras out;
+  out.step_overhead_s = std::max(0.0, median(overheads));
+  if (members >= 2)
+    out.compute_jitter_s = 1.4826 * median(deviations) *
+                           std::sqrt(static_cast<double>(members) / static_cast<double>(members - 1));
+  return out;
+}
+
 std::string model_profile_json(const std::vector<CalibratedModel>& models, const std::string& reference_gpu) {
   nlohmann::ordered_json doc;
   doc["derived_by"] = "vnexec calibrate";
@@ -208,6 +234,8 @@ std::string model_profile_json(const std::vector<CalibratedModel>& models, const
     e["max_global_batch"] = b.max_global_batch;
     e["overlap_gamma"] = 1.0;
     e["overlap_fraction"] = 0.0;  // the executor all-reduces after the last micro-batch
+    e["step_overhead_s"] = m.step_overhead_s;
+    e["compute_jitter_s"] = m.compute_jitter_s;
     e["fit_points"] = m.points;
     e["fit_rmse_s"] = m.compute.rmse;
     all[b.name] = e;

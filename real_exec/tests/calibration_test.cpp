@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "vnsim/core/cluster.hpp"
@@ -159,6 +160,32 @@ TEST(Calibration, ModelProfileParsesAsAModelCatalog) {
   EXPECT_DOUBLE_EQ(p.beta_compute_s, 0.0002);
   EXPECT_DOUBLE_EQ(p.gradient_bytes, 44680);
   EXPECT_EQ(p.default_local_batch, m.base.default_local_batch);
+}
+
+TEST(Calibration, StepExtrasAreTheMedianOverheadAndARobustSpread) {
+  // Two members computing 1 ms +- d, d = 10 us in 5 steps and 30 us in 4;
+  // every step 40 us longer than slowest compute + span, but one step
+  // descheduled by 5 ms, which a median ignores.
+  std::vector<StepSample> steps;
+  for (int s = 0; s < 9; ++s) {
+    const double d = s % 2 ? 30e-6 : 10e-6;
+    StepSample x;
+    x.member_compute_s = {1e-3 + d, 1e-3 - d};
+    x.slowest_compute_s = 1e-3 + d;
+    x.allreduce_span_s = 20e-6;
+    x.seconds = x.slowest_compute_s + x.allreduce_span_s + 40e-6 + (s == 4 ? 5e-3 : 0);
+    steps.push_back(x);
+  }
+  const StepExtras e = fit_step_extras(steps);
+  EXPECT_NEAR(e.step_overhead_s, 40e-6, 1e-12);
+  // Deviations: 10 us x 10 and 30 us x 8: median 10 us.
+  EXPECT_NEAR(e.compute_jitter_s, 1.4826 * 10e-6 * std::sqrt(2.0), 1e-12);
+  // One member: no spread to measure, and none needed.
+  for (StepSample& x : steps) x.member_compute_s.resize(1);
+  EXPECT_EQ(fit_step_extras(steps).compute_jitter_s, 0);
+  // A step can never cost less than its parts.
+  for (StepSample& x : steps) x.seconds = 0;
+  EXPECT_EQ(fit_step_extras(steps).step_overhead_s, 0);
 }
 
 }  // namespace

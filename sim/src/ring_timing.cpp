@@ -26,7 +26,8 @@ double RingTiming::rank_compute_s(JobIndex job, const Placement& placement, std:
       static_cast<double>(ctx_.batches.batch_of(job)) / ctx_.batches.virtual_nodes_of(job);
   const double speed =
       ctx_.in.gpu_catalog.at(ctx_.in.cluster.gpu(placement.gpus[r]).type).speed_for(model.name);
-  return placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) / speed;
+  const double extra_s = model.step_extra_s(static_cast<int>(placement.gpus.size()));
+  return (placement.vn_per_gpu[r] * model.micro_batch_time_s(local_batch) + extra_s) / speed;
 }
 
 double RingTiming::slowest_rank_compute_s(JobIndex job, const Placement& placement) const {

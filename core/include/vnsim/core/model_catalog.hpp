@@ -35,10 +35,24 @@ struct ModelParams {
   // artifact's simulator charges its per-model rescale_time. Unset (the
   // catalog default): the cluster's elasticity costs, nothing on a start.
   std::optional<double> start_charge_s;
+  // Per step, on each GPU, outside its micro-batches and the all-reduce:
+  // zeroing the gradient, the optimizer update and the step's own
+  // synchronisation (s, at the reference GPU's speed). 0 in the catalog,
+  // whose compute lines come from whole-iteration profiles; measured by
+  // `vnexec calibrate`, where a tiny model's step is a fraction of a
+  // millisecond and these are 5-10% of it.
+  double step_overhead_s = 0;
+  // Standard deviation of one GPU's compute in a step (s). A data-parallel
+  // step waits for its slowest GPU, so N GPUs of equal mean take
+  // compute_jitter_s x E[max of N standard normals] longer than one
+  // (0 for one GPU; 0.56 sigma for two). 0 in the catalog.
+  double compute_jitter_s = 0;
 
   double micro_batch_time_s(double local_batch) const {
     return alpha_compute_s + beta_compute_s * local_batch;
   }
+  // What a step of `gpus` GPUs adds to its slowest GPU's micro-batches.
+  double step_extra_s(int gpus) const;
   double memory_needed_bytes(double local_batch) const {
     return weight_state_bytes + memory_per_sample_bytes * local_batch;
   }

@@ -82,8 +82,30 @@ struct CalibratedModel {
   ModelParams base;  // catalog entry: batch limits and memory are kept
   LineFit compute;   // seconds per micro-batch vs local batch
   int points = 0;
-  double gradient_bytes = 0;  // bytes actually all-reduced per step
+  double gradient_bytes = 0;    // bytes actually all-reduced per step
+  double step_overhead_s = 0;   // ModelParams::step_overhead_s
+  double compute_jitter_s = 0;  // ModelParams::compute_jitter_s
 };
+
+// What a step costs beyond its micro-batches and its all-reduce, from whole
+// steps timed on all workers (vnexec calibrate). Per step s: the leader's
+// whole step (control exchange included, as a run logs `seconds`), the
+// slowest member's compute and the all-reduce span (step_span), and every
+// member's own compute.
+struct StepSample {
+  double seconds = 0;
+  double slowest_compute_s = 0;
+  double allreduce_span_s = 0;
+  std::vector<double> member_compute_s;
+};
+struct StepExtras {
+  double step_overhead_s = 0;   // median of seconds - slowest compute - span, at least 0
+  double compute_jitter_s = 0;  // robust sigma of a member's compute about the step's mean
+};
+// sigma = 1.4826 x median |c_i - mean_s| x sqrt(N / (N - 1)): the median
+// absolute deviation, unbiased for normal compute times and blind to a
+// descheduled step; 0 with one member.
+StepExtras fit_step_extras(const std::vector<StepSample>& steps);
 std::string model_profile_json(const std::vector<CalibratedModel>& models, const std::string& reference_gpu);
 
 }  // namespace vnsim::real_exec
