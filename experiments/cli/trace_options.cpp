@@ -8,6 +8,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/job_record.hpp"
 #include "vnsim/core/model_catalog.hpp"
+#include "vnsim/traces/synthetic_philly.hpp"
 #include "vnsim/traces/synthetic_traces.hpp"
 
 namespace vnsim::cli {
@@ -73,12 +74,22 @@ JobPreparation job_preparation_from(const Args& args, std::uint64_t seed) {
   return prep;
 }
 
-bool is_synthetic_kind_trace(const std::string& trace) {
-  return trace.rfind("synthetic-", 0) == 0;
+bool is_synthetic_trace(const std::string& trace) {
+  return trace.rfind("synthetic", 0) == 0;
 }
 
-std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed,
-                                         std::string& description) {
+std::vector<JobSpec> synthetic_jobs(const std::string& trace, std::uint64_t seed, std::string& description) {
+  const std::string synthetic = "synthetic";
+  if (trace.rfind("synthetic-", 0) != 0) {
+    long long n = kDefaultSyntheticJobs;
+    if (trace.size() > synthetic.size()) {
+      if (trace[synthetic.size()] != ':')
+        throw InputError("--trace: write 'synthetic' or 'synthetic:N', got '" + trace + "'");
+      n = parse_integer("--trace synthetic:N", trace.substr(synthetic.size() + 1), 1);
+    }
+    description = "synthetic philly-like, " + std::to_string(n) + " jobs, seed " + std::to_string(seed);
+    return generate_philly_like(static_cast<std::size_t>(n), synthetic_profile("philly").jobs_per_hour, seed);
+  }
   const std::string rest = trace.substr(std::string("synthetic-").size());
   const auto colon = rest.find(':');
   const std::string kind = rest.substr(0, colon);
