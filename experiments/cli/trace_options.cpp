@@ -99,7 +99,7 @@ std::vector<JobSpec> synthetic_jobs(const std::string& trace, std::uint64_t seed
   description =
       "synthetic " + kind + ", " + std::to_string(n) + " jobs, Poisson, seed " + std::to_string(seed);
   return draw_synthetic_jobs(profile, static_cast<std::size_t>(n),
-                             ArrivalProcess{profile.jobs_per_hour, 0, 14}, seed);
+                             ArrivalProcess{.jobs_per_hour = profile.jobs_per_hour}, seed);
 }
 
 std::vector<std::string> take_positionals(std::vector<std::string>& argv,
