@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "allocations_csv.hpp"
 #include "args.hpp"
@@ -31,6 +32,7 @@
 #include "vnsim/sim/node_events.hpp"
 #include "vnsim/sim/replay.hpp"
 #include "vnsim/sim/version.hpp"
+#include "vnsim/traces/generated_trace.hpp"
 #include "vnsim/traces/readers.hpp"
 #include "vnsim/traces/work_assignment.hpp"
 
@@ -52,8 +54,10 @@ struct LoadedTrace {
 LoadedTrace load_jobs(const std::string& trace, const std::string& format, BadRowPolicy bad_rows,
                       const Cluster& cluster, std::uint64_t seed, const JobPreparation& prep) {
   LoadedTrace out;
-  if (is_synthetic_trace(trace)) {
-    out.jobs = synthetic_jobs(trace, seed, out.description);
+  if (is_generated_trace(trace)) {
+    GeneratedTrace generated = generate_trace(trace, seed);
+    out.jobs = std::move(generated.jobs);
+    out.description = std::move(generated.description);
     prepare_jobs(out.jobs, out.skipped, trace, prep, &cluster);
     return out;
   }

@@ -8,13 +8,9 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/job_record.hpp"
 #include "vnsim/core/model_catalog.hpp"
-#include "vnsim/traces/synthetic_philly.hpp"
-#include "vnsim/traces/synthetic_traces.hpp"
 
 namespace vnsim::cli {
 namespace {
-
-constexpr long long kDefaultSyntheticJobs = 5000;
 
 std::vector<std::string> comma_list(const std::string& text) {
   std::vector<std::string> out;
@@ -72,34 +68,6 @@ JobPreparation job_preparation_from(const Args& args, std::uint64_t seed) {
     prep.model_rules = load_model_rules_file(*v, ModelCatalog::builtin());
   if (auto v = args.get("--failed-jobs")) prep.failed_jobs = failed_jobs_from_string(*v);
   return prep;
-}
-
-bool is_synthetic_trace(const std::string& trace) {
-  return trace.rfind("synthetic", 0) == 0;
-}
-
-std::vector<JobSpec> synthetic_jobs(const std::string& trace, std::uint64_t seed, std::string& description) {
-  const std::string synthetic = "synthetic";
-  if (trace.rfind("synthetic-", 0) != 0) {
-    long long n = kDefaultSyntheticJobs;
-    if (trace.size() > synthetic.size()) {
-      if (trace[synthetic.size()] != ':')
-        throw InputError("--trace: write 'synthetic' or 'synthetic:N', got '" + trace + "'");
-      n = parse_integer("--trace synthetic:N", trace.substr(synthetic.size() + 1), 1);
-    }
-    description = "synthetic philly-like, " + std::to_string(n) + " jobs, seed " + std::to_string(seed);
-    return generate_philly_like(static_cast<std::size_t>(n), synthetic_profile("philly").jobs_per_hour, seed);
-  }
-  const std::string rest = trace.substr(std::string("synthetic-").size());
-  const auto colon = rest.find(':');
-  const std::string kind = rest.substr(0, colon);
-  long long n = kDefaultSyntheticJobs;
-  if (colon != std::string::npos) n = parse_integer("--trace synthetic-<kind>:N", rest.substr(colon + 1), 1);
-  const SyntheticProfile& profile = synthetic_profile(kind);
-  description =
-      "synthetic " + kind + ", " + std::to_string(n) + " jobs, Poisson, seed " + std::to_string(seed);
-  return draw_synthetic_jobs(profile, static_cast<std::size_t>(n),
-                             ArrivalProcess{.jobs_per_hour = profile.jobs_per_hour}, seed);
 }
 
 std::vector<std::string> take_positionals(std::vector<std::string>& argv,

@@ -1,6 +1,6 @@
 #pragma once
 // Trace options shared by `vnsim replay` and `vnsim trace convert`: filters,
-// construction rules and the synthetic-<kind>[:N] trace names.
+// construction rules (generated traces: vnsim/traces/generated_trace.hpp).
 #include <cstdint>
 #include <set>
 #include <string>
@@ -21,13 +21,6 @@ const char* trace_option_usage();
 JobPreparation job_preparation_from(const Args& args, std::uint64_t seed);
 
 double parse_number(const std::string& flag, const std::string& text);
-
-// A generated trace, the one place `--trace` names one: "synthetic" or
-// "synthetic:N" (the Philly-like generator at the philly profile's rate),
-// "synthetic-<kind>" or "synthetic-<kind>:N" (Poisson at the kind's rate);
-// 5,000 jobs without N. `description` says which, for run.json.
-bool is_synthetic_trace(const std::string& trace);
-std::vector<JobSpec> synthetic_jobs(const std::string& trace, std::uint64_t seed, std::string& description);
 
 // Splits argv into positional arguments and the rest; an argument that follows
 // a flag in `flags_with_values` is that flag's value, not a positional.
