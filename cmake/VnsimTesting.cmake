@@ -1,7 +1,9 @@
 # vnsim_add_test(NAME [SERIAL] SOURCES... LIBS ...): one GoogleTest executable
 # whose tests ctest runs one per process. SimGrid allows a single
 # s4u::Engine per process, so every test must run alone; we apply the same
-# rule everywhere. SERIAL: ctest runs none of them beside another test (for
+# rule everywhere. Every test target finds tests/support/ on its include path
+# and the shared test clusters (tests/clusters/) through VNSIM_TEST_CLUSTERS.
+# SERIAL: ctest runs none of them beside another test (for
 # tests that time real MPI collectives, which a concurrent test would slow).
 function(vnsim_add_test name)
   cmake_parse_arguments(ARG "SERIAL" "" "SOURCES;LIBS" ${ARGN})
@@ -12,6 +14,8 @@ function(vnsim_add_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+  # The shared test clusters (tests/support/test_clusters.hpp).
+  target_compile_definitions(${name} PRIVATE VNSIM_TEST_CLUSTERS="${PROJECT_SOURCE_DIR}/tests/clusters")
   gtest_discover_tests(${name}
     PROPERTIES TIMEOUT 300 RUN_SERIAL ${serial}
     DISCOVERY_TIMEOUT 60)

@@ -1,38 +1,17 @@
 // α-β prices of the collective schedules against hand-computed textbook
 // formulas (Thakur, Rabenseifner & Gropp, IJHPCA 2005: ring all-reduce
-// 2(n-1)·α + 2·(n-1)/n·S/B) on a small cluster: 2 racks x 2 nodes
-// x 4 GPUs, GPU links 300 GB/s 0.5 µs, NICs 12.5 GB/s 1 µs, uplinks 1 µs.
+// 2(n-1)·α + 2·(n-1)/n·S/B) on a small cluster (tests/clusters/sim-2x2x4.json):
+// 2 racks x 2 nodes x 4 GPUs, GPU links 300 GB/s 0.5 µs, NICs 12.5 GB/s 1 µs, uplinks 1 µs.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/collectives.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
 namespace {
-
-Cluster make_cluster(double oversubscription = 1.0) {
-  ClusterSpec spec;
-  spec.name = "t";
-  for (int r = 0; r < 2; ++r) {
-    RackSpec rack;
-    rack.name = "r" + std::to_string(r);
-    rack.oversubscription = oversubscription;
-    rack.uplink_latency_s = 1e-6;
-    for (int n = 0; n < 2; ++n) {
-      NodeSpec node;
-      node.name = rack.name + "n" + std::to_string(n);
-      node.gpu_types.assign(4, "V100");
-      node.intra = IntraNodeLink{IntraLinkKind::NVLink, 300e9, 0.5e-6};
-      node.nic_bandwidth_Bps = 12.5e9;
-      node.nic_latency_s = 1e-6;
-      rack.nodes.push_back(node);
-    }
-    spec.racks.push_back(rack);
-  }
-  return Cluster(spec);
-}
 
 std::vector<GpuId> first(int n) {
   std::vector<GpuId> v;
@@ -44,7 +23,7 @@ constexpr double kIntraAlpha = 1e-6, kIntraB = 300e9;  // two GPU links
 constexpr double kCrossAlpha = 5e-6, kNicB = 12.5e9;   // GPU link, NIC, uplink, twice
 
 TEST(CollectiveCost, RingAllReduceInsideANode) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   const Topology topo(c);
   for (double s : {8.0, 1e6, 1e9})
     EXPECT_DOUBLE_EQ(collective_time(topo, CollectiveOp::AllReduce, CollectiveAlgo::Ring, first(4), s),
@@ -52,7 +31,7 @@ TEST(CollectiveCost, RingAllReduceInsideANode) {
 }
 
 TEST(CollectiveCost, RingAcrossRacksRunsAtTheSlowestHop) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   const Topology topo(c);
   const double s = 64e6;
   EXPECT_NEAR(collective_time(topo, CollectiveOp::AllReduce, CollectiveAlgo::Ring, first(16), s),
@@ -64,7 +43,7 @@ TEST(CollectiveCost, RingAcrossRacksRunsAtTheSlowestHop) {
 }
 
 TEST(CollectiveCost, BinomialTreeInsideANode) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   const Topology topo(c);
   const double s = 1e6;  // 2 * log2(4) levels of (α + S/B)
   EXPECT_NEAR(collective_time(topo, CollectiveOp::AllReduce, CollectiveAlgo::Tree, first(4), s),
@@ -72,7 +51,7 @@ TEST(CollectiveCost, BinomialTreeInsideANode) {
 }
 
 TEST(CollectiveCost, HierarchicalSharesEachNicAmongItsRings) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   const Topology topo(c);
   const double s = 64e6;  // g = 4 GPUs/node, N = 4 nodes; 4 rings share each NIC
   const double intra = 3 * (kIntraAlpha + s / 4 / kIntraB);
@@ -82,7 +61,7 @@ TEST(CollectiveCost, HierarchicalSharesEachNicAmongItsRings) {
 }
 
 TEST(CollectiveCost, PipelinedBroadcastAndAllToAll) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   const Topology topo(c);
   const double s = 8 * 1024.0 * 1024.0;  // 8 chunks of 1 MiB, 3 hops
   const double hop = kIntraAlpha + s / 8 / kIntraB;
@@ -96,14 +75,14 @@ TEST(CollectiveCost, PipelinedBroadcastAndAllToAll) {
 }
 
 TEST(CollectiveCost, RingOrderGroupsByRackAndNode) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   EXPECT_EQ(topology_ring_order(c, {12, 0, 5, 9, 1, 4}), (std::vector<GpuId>{0, 1, 4, 5, 9, 12}));
   EXPECT_THROW(topology_ring_order(c, {1, 1}), InputError);
   EXPECT_THROW(topology_ring_order(c, {99}), InputError);
 }
 
 TEST(CollectiveCost, AutoPicksTreeForSmallMultiNodeAndRingForLarge) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   const Topology topo(c);
   EXPECT_EQ(choose_algorithm(topo, CollectiveOp::AllReduce, first(16), 8), CollectiveAlgo::Tree);
   EXPECT_EQ(choose_algorithm(topo, CollectiveOp::AllReduce, first(16), 1e9), CollectiveAlgo::Ring);
@@ -112,7 +91,7 @@ TEST(CollectiveCost, AutoPicksTreeForSmallMultiNodeAndRingForLarge) {
 }
 
 TEST(CollectiveCost, BadRequestsAreInputErrors) {
-  const Cluster c = make_cluster();
+  const Cluster c(testing::test_cluster("sim-2x2x4"));
   EXPECT_THROW(parse_collective_op("allreduse"), InputError);
   EXPECT_THROW(parse_collective_algo("nvls"), InputError);
   EXPECT_THROW(build_schedule(c, CollectiveOp::AllGather, CollectiveAlgo::Tree, first(4), 8), InputError);

@@ -1,29 +1,15 @@
 // why_infeasible: one test per reason, on a 4-GPU cluster (2 T4 + 2 K80 of
-// the built-in catalog) and a model whose memory is easy to count by hand:
-// 1 GiB of weights and state plus 1 GiB per sample.
+// the built-in catalog, tests/clusters/pcie-t4-k80-1x2x2.json) and a model
+// whose memory is easy to count by hand: 1 GiB of weights and state plus
+// 1 GiB per sample.
 #include "vnsim/core/feasibility.hpp"
 
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
+
 namespace vnsim {
 namespace {
-
-ClusterSpec mixed_spec() {
-  ClusterSpec spec;
-  spec.name = "feasibility-test";
-  RackSpec rack;
-  rack.name = "r0";
-  for (const char* type : {"T4", "K80"}) {
-    NodeSpec node;
-    node.name = std::string("node-") + type;
-    node.gpu_types = {type, type};
-    node.intra = {IntraLinkKind::PCIe, 10e9, 1e-6};
-    node.nic_bandwidth_Bps = 1.25e9;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
 
 ModelCatalog gib_model() {
   return ModelCatalog::parse(R"({"models": {"m": {"alpha_compute_s": 0.1, "beta_compute_s": 0.01,
@@ -49,7 +35,7 @@ class Feasibility : public ::testing::Test {
     return why_infeasible(j, cluster, GpuCatalog::builtin(), models);
   }
 
-  Cluster cluster{mixed_spec()};
+  Cluster cluster{testing::test_cluster("pcie-t4-k80-1x2x2")};
   ModelCatalog models = gib_model();
 };
 

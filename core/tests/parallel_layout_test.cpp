@@ -7,33 +7,16 @@
 
 #include <cmath>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/feasibility.hpp"
 #include "vnsim/core/layout_perf.hpp"
 
 namespace vnsim {
 namespace {
 
-// One rack of `nodes` x 8 GPUs. Intra-node path: 2 links of 1 us; across
+// The clusters: tests/clusters/{h100,a100}-1x<nodes>x8.json, one rack of
+// `nodes` x 8 GPUs with 8 NICs each. Intra-node path: 2 links of 1 us; across
 // nodes: GPU link, NIC, NIC, GPU link = 4 us, bottleneck the node's NICs.
-ClusterSpec rack_of(int nodes, const std::string& type, double intra_Bps, double nic_Bps_each) {
-  ClusterSpec spec;
-  spec.name = "layout-test";
-  RackSpec rack;
-  rack.name = "r0";
-  rack.uplink_latency_s = 1e-6;
-  for (int n = 0; n < nodes; ++n) {
-    NodeSpec node;
-    node.name = "n" + std::to_string(n);
-    node.gpu_types.assign(8, type);
-    node.intra = {IntraLinkKind::NVLink, intra_Bps, 1e-6};
-    node.nic_bandwidth_Bps = nic_Bps_each;
-    node.nic_count = 8;
-    node.nic_latency_s = 1e-6;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
 
 JobSpec gpt_job(const std::string& model, int gpus, int tp, int pp, int batch) {
   JobSpec j;
@@ -65,7 +48,7 @@ TEST(TransformerModels, ParameterCountAndFlopsOfMegatron1T) {
 // Megatron-LM's 1T run: [6 DP x 8 TP x 64 PP] = 3072 GPUs, batch 3072,
 // micro-batch 1, here on 384 H100 nodes (NVLink 450 GB/s, 8 x 50 GB/s NICs).
 TEST(LayoutIteration, Megatron1TOn3072H100sMatchesTheHandComputation) {
-  const Cluster cluster(rack_of(384, "H100", 450e9, 50e9));
+  const Cluster cluster(testing::test_cluster("h100-1x384x8"));
   const Topology topo(cluster);
   const JobSpec job = gpt_job("megatron-1t", 3072, 8, 64, 3072);
   ASSERT_EQ(why_layout_invalid(job, cluster), std::nullopt);
@@ -94,7 +77,7 @@ TEST(LayoutIteration, Megatron1TOn3072H100sMatchesTheHandComputation) {
 // as kernel efficiency and adding the bubble and communication on top must
 // come out slower, but by less than 25%.
 TEST(LayoutIteration, Megatron1TOnA100sIsWithinAQuarterOfThePublishedRun) {
-  const Cluster cluster(rack_of(384, "A100", 300e9, 25e9));
+  const Cluster cluster(testing::test_cluster("a100-1x384x8"));
   const Topology topo(cluster);
   const JobSpec job = gpt_job("megatron-1t", 3072, 8, 64, 3072);
   const double t = layout_iteration_s(topo, GpuCatalog::builtin(), job, first_gpus(3072));
@@ -105,7 +88,7 @@ TEST(LayoutIteration, Megatron1TOnA100sIsWithinAQuarterOfThePublishedRun) {
 
 TEST(LayoutIteration, PipelineBubbleShrinksWithMoreMicroBatches) {
   // gpt-1.3b on 2 nodes as 1 DP x 2 TP x 8 PP: m = batch / (1 x 1).
-  const Cluster cluster(rack_of(2, "H100", 450e9, 50e9));
+  const Cluster cluster(testing::test_cluster("h100-1x2x8"));
   const Topology topo(cluster);
   const TransformerModel& m = *find_transformer_model("gpt-1.3b");
   const LayoutIteration few =
@@ -120,7 +103,7 @@ TEST(LayoutIteration, PipelineBubbleShrinksWithMoreMicroBatches) {
 }
 
 TEST(LayoutValidity, BadLayoutsAreRejectedWithAReason) {
-  const Cluster cluster(rack_of(4, "H100", 450e9, 50e9));
+  const Cluster cluster(testing::test_cluster("h100-1x4x8"));
   EXPECT_EQ(why_layout_invalid(gpt_job("gpt-1.3b", 24, 8, 2, 8), cluster),
             "layout tp=8 x pp=2 does not divide the 24 requested GPUs");
   EXPECT_EQ(why_layout_invalid(gpt_job("gpt-1.3b", 32, 16, 1, 32), cluster),
@@ -136,7 +119,7 @@ TEST(LayoutValidity, BadLayoutsAreRejectedWithAReason) {
 }
 
 TEST(LayoutValidity, InfeasibleJobsNameTheLayoutReason) {
-  const Cluster cluster(rack_of(4, "H100", 450e9, 50e9));
+  const Cluster cluster(testing::test_cluster("h100-1x4x8"));
   const auto why = [&](const JobSpec& j) {
     return why_infeasible(j, cluster, GpuCatalog::builtin(), ModelCatalog::builtin());
   };

@@ -5,29 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/feasibility.hpp"
 
 namespace vnsim {
 namespace {
-
-// 3 nodes x 2 GPUs of the reference type.
-ClusterSpec three_nodes() {
-  ClusterSpec spec;
-  spec.name = "ps-job-test";
-  RackSpec rack;
-  rack.name = "r0";
-  for (int n = 0; n < 3; ++n) {
-    NodeSpec node;
-    node.name = "n" + std::to_string(n);
-    node.gpu_types.assign(2, GpuCatalog::builtin().reference());
-    node.intra = {IntraLinkKind::NVLink, 100e9, 1e-6};
-    node.nic_bandwidth_Bps = 1.25e9;
-    node.nic_latency_s = 5e-6;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
 
 JobSpec ps_job(const std::string& model, int gpus, int servers) {
   JobSpec j;
@@ -42,7 +24,7 @@ JobSpec ps_job(const std::string& model, int gpus, int servers) {
 
 class ParameterServerJob : public ::testing::Test {
  protected:
-  Cluster cluster{three_nodes()};
+  Cluster cluster{testing::test_cluster("t4-1x3x2")};  // 3 nodes x 2 T4
   Topology topo{cluster};
   const ModelCatalog& models = ModelCatalog::builtin();
   const std::string model_name = models.names().front();

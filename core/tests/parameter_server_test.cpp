@@ -1,4 +1,5 @@
-// Parameter-server jobs against hand computations on 4 single-GPU nodes:
+// Parameter-server jobs against hand computations on 4 single-GPU nodes
+// (tests/clusters/pcie-t4-1x4x1.json):
 // GPU link 10 GB/s 1 us, NIC 1.25 GB/s 5 us, so a node-to-node flow has
 // 2*1 + 2*5 = 12 us of latency and a 1.25 GB/s bottleneck. Server: GPU 0;
 // workers: GPUs 1-3; gradient G = 100 MB.
@@ -6,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/collectives.hpp"
 #include "vnsim/core/error.hpp"
 
@@ -14,27 +16,9 @@ namespace {
 
 constexpr double kG = 100e6;
 
-ClusterSpec four_nodes() {
-  ClusterSpec spec;
-  spec.name = "ps-test";
-  RackSpec rack;
-  rack.name = "r0";
-  for (int n = 0; n < 4; ++n) {
-    NodeSpec node;
-    node.name = "n" + std::to_string(n);
-    node.gpu_types = {"T4"};
-    node.intra = {IntraLinkKind::PCIe, 10e9, 1e-6};
-    node.nic_bandwidth_Bps = 1.25e9;
-    node.nic_latency_s = 5e-6;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
-
 class ParameterServer : public ::testing::Test {
  protected:
-  Cluster cluster{four_nodes()};
+  Cluster cluster{testing::test_cluster("pcie-t4-1x4x1")};
   Topology topo{cluster};
   PsJob job(std::vector<double> compute) { return PsJob{{0}, {1, 2, 3}, kG, std::move(compute)}; }
 };

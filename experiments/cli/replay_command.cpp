@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "allocations_csv.hpp"
 #include "args.hpp"
@@ -31,17 +32,12 @@
 #include "vnsim/sim/node_events.hpp"
 #include "vnsim/sim/replay.hpp"
 #include "vnsim/sim/version.hpp"
+#include "vnsim/traces/generated_trace.hpp"
 #include "vnsim/traces/readers.hpp"
-#include "vnsim/traces/synthetic_philly.hpp"
 #include "vnsim/traces/work_assignment.hpp"
 
 namespace vnsim::cli {
 namespace {
-
-// Arrival rate of the Pollux-derived Philly trace, computed from
-// philly_2017_pollux_full.csv: 82,247 jobs over 108.9 days = 31.5 jobs/h.
-constexpr double kPhillyJobsPerHour = 31.5;
-constexpr long long kDefaultSyntheticJobs = 5000;
 
 double peak_rss_mb() {
   rusage u{};
@@ -58,22 +54,11 @@ struct LoadedTrace {
 LoadedTrace load_jobs(const std::string& trace, const std::string& format, BadRowPolicy bad_rows,
                       const Cluster& cluster, std::uint64_t seed, const JobPreparation& prep) {
   LoadedTrace out;
-  const std::string synthetic = "synthetic";
-  if (is_synthetic_kind_trace(trace)) {
-    out.jobs = synthetic_kind_jobs(trace, seed, out.description);
+  if (is_generated_trace(trace)) {
+    GeneratedTrace generated = generate_trace(trace, seed);
+    out.jobs = std::move(generated.jobs);
+    out.description = std::move(generated.description);
     prepare_jobs(out.jobs, out.skipped, trace, prep, &cluster);
-    return out;
-  }
-  if (trace.rfind(synthetic, 0) == 0) {
-    long long n = kDefaultSyntheticJobs;
-    if (trace.size() > synthetic.size()) {
-      if (trace[synthetic.size()] != ':')
-        throw InputError("--trace: write 'synthetic' or 'synthetic:N', got '" + trace + "'");
-      n = parse_integer("--trace synthetic:N", trace.substr(synthetic.size() + 1), 1);
-    }
-    out.jobs = generate_philly_like(static_cast<std::size_t>(n), kPhillyJobsPerHour, seed);
-    prepare_jobs(out.jobs, out.skipped, trace, prep, &cluster);
-    out.description = "synthetic philly-like, " + std::to_string(n) + " jobs, seed " + std::to_string(seed);
     return out;
   }
   TraceReadResult r = read_trace(trace, format, bad_rows);

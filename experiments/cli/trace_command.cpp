@@ -180,7 +180,7 @@ int generate(std::vector<std::string> argv) {
   const SyntheticProfile& profile = synthetic_profile(args.require("--kind"));
   const auto n = static_cast<std::size_t>(parse_integer("--jobs", args.require("--jobs"), 1));
   const auto seed = static_cast<std::uint64_t>(parse_integer("--seed", args.get_or("--seed", "1"), 0));
-  ArrivalProcess arrivals{profile.jobs_per_hour, 0, 14};
+  ArrivalProcess arrivals{.jobs_per_hour = profile.jobs_per_hour};
   if (auto v = args.get("--rate")) arrivals.jobs_per_hour = parse_number("--rate", *v);
   if (auto v = args.get("--diurnal-amplitude"))
     arrivals.diurnal_amplitude = parse_number("--diurnal-amplitude", *v);

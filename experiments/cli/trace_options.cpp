@@ -8,12 +8,9 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/job_record.hpp"
 #include "vnsim/core/model_catalog.hpp"
-#include "vnsim/traces/synthetic_traces.hpp"
 
 namespace vnsim::cli {
 namespace {
-
-constexpr long long kDefaultSyntheticJobs = 5000;
 
 std::vector<std::string> comma_list(const std::string& text) {
   std::vector<std::string> out;
@@ -71,24 +68,6 @@ JobPreparation job_preparation_from(const Args& args, std::uint64_t seed) {
     prep.model_rules = load_model_rules_file(*v, ModelCatalog::builtin());
   if (auto v = args.get("--failed-jobs")) prep.failed_jobs = failed_jobs_from_string(*v);
   return prep;
-}
-
-bool is_synthetic_kind_trace(const std::string& trace) {
-  return trace.rfind("synthetic-", 0) == 0;
-}
-
-std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed,
-                                         std::string& description) {
-  const std::string rest = trace.substr(std::string("synthetic-").size());
-  const auto colon = rest.find(':');
-  const std::string kind = rest.substr(0, colon);
-  long long n = kDefaultSyntheticJobs;
-  if (colon != std::string::npos) n = parse_integer("--trace synthetic-<kind>:N", rest.substr(colon + 1), 1);
-  const SyntheticProfile& profile = synthetic_profile(kind);
-  description =
-      "synthetic " + kind + ", " + std::to_string(n) + " jobs, Poisson, seed " + std::to_string(seed);
-  return draw_synthetic_jobs(profile, static_cast<std::size_t>(n),
-                             ArrivalProcess{profile.jobs_per_hour, 0, 14}, seed);
 }
 
 std::vector<std::string> take_positionals(std::vector<std::string>& argv,

@@ -1,6 +1,6 @@
 #pragma once
 // Trace options shared by `vnsim replay` and `vnsim trace convert`: filters,
-// construction rules and the synthetic-<kind>[:N] trace names.
+// construction rules (generated traces: vnsim/traces/generated_trace.hpp).
 #include <cstdint>
 #include <set>
 #include <string>
@@ -21,11 +21,6 @@ const char* trace_option_usage();
 JobPreparation job_preparation_from(const Args& args, std::uint64_t seed);
 
 double parse_number(const std::string& flag, const std::string& text);
-
-// "synthetic-<kind>" or "synthetic-<kind>:N" (Poisson at the kind's rate).
-bool is_synthetic_kind_trace(const std::string& trace);
-std::vector<JobSpec> synthetic_kind_jobs(const std::string& trace, std::uint64_t seed,
-                                         std::string& description);
 
 // Splits argv into positional arguments and the rest; an argument that follows
 // a flag in `flags_with_values` is that flag's value, not a positional.

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/policies/policy.hpp"
 
@@ -12,7 +12,7 @@ namespace vnsim {
 namespace {
 
 struct World {
-  World() : cluster(testing::single_v100_node(2)), topology(cluster), view(cluster, topology) {}
+  World() : cluster(testing::test_cluster("v100-1x1x2")), topology(cluster), view(cluster, topology) {}
   Cluster cluster;
   Topology topology;
   ClusterView view;

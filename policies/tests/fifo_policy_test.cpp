@@ -1,4 +1,5 @@
-// FIFO and FIFO-backfill on a 2-rack x 2-node x 4-GPU cluster. GPU ids are
+// FIFO and FIFO-backfill on a 2-rack x 2-node x 4-GPU cluster
+// (tests/clusters/v100-2x2x4*.json). GPU ids are
 // numbered rack, node, GPU: node n holds GPUs 4n..4n+3; nodes 0-1 are rack 0,
 // nodes 2-3 rack 1. Expected placements are worked out by hand from the
 // consolidation rule (one node, else fewest nodes in one rack, lowest index).
@@ -12,32 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "test_clusters.hpp"
+
 namespace vnsim {
 namespace {
 
-ClusterSpec small_spec(const std::vector<std::string>& node_types) {
-  ClusterSpec spec;
-  spec.name = "test-2x2x4";
-  for (int r = 0; r < 2; ++r) {
-    RackSpec rack;
-    rack.name = "r" + std::to_string(r);
-    for (int n = 0; n < 2; ++n) {
-      NodeSpec node;
-      node.name = rack.name + "n" + std::to_string(n);
-      node.gpu_types.assign(4, node_types[2 * r + n]);
-      node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-      node.nic_bandwidth_Bps = 12.5e9;
-      node.nic_latency_s = 2e-6;
-      rack.nodes.push_back(node);
-    }
-    spec.racks.push_back(rack);
-  }
-  return spec;
-}
-
 struct Fixture {
-  explicit Fixture(std::vector<std::string> types = {"V100", "V100", "V100", "V100"})
-      : cluster(small_spec(types)), topology(cluster), view(cluster, topology) {}
+  explicit Fixture(const std::string& cluster_name = "v100-2x2x4")
+      : cluster(testing::test_cluster(cluster_name)), topology(cluster), view(cluster, topology) {}
 
   JobSpec& add_job(int gpus, int virtual_nodes = 0, std::optional<std::string> type = std::nullopt) {
     auto spec = std::make_unique<JobSpec>();
@@ -141,7 +124,7 @@ TEST(FifoPolicy, HeadNeedingOneMoreGpuThanFreeWaits) {
 }
 
 TEST(FifoPolicy, RespectsGpuTypeConstraint) {
-  Fixture f({"V100", "V100", "V100", "K80"});
+  Fixture f("v100-2x2x4-k80-last");
   f.add_job(2, 0, "K80");
   FifoPolicy fifo(false);
   auto d = fifo.decide(f.input());
@@ -152,7 +135,7 @@ TEST(FifoPolicy, RespectsGpuTypeConstraint) {
 TEST(FifoPolicy, UsesOnlyTheAllowedTypesTheEngineGives) {
   // The engine narrows a job to the types whose memory holds it: here the
   // job may not use the K80 node that first-fit would otherwise pick.
-  Fixture f({"K80", "V100", "V100", "V100"});
+  Fixture f("v100-2x2x4-k80-first");
   f.add_job(2);
   FifoPolicy fifo(false);
   SchedulerInput in = f.input();
@@ -163,7 +146,7 @@ TEST(FifoPolicy, UsesOnlyTheAllowedTypesTheEngineGives) {
 }
 
 TEST(FifoPolicy, TypedHeadBlocksWhenTooFewGpusOfItsType) {
-  Fixture f({"V100", "V100", "V100", "K80"});
+  Fixture f("v100-2x2x4-k80-last");
   f.view.allocate({12}, 99);
   f.add_job(4, 0, "K80");  // 3 K80 free, 11 V100 free
   f.add_job(1);
@@ -253,7 +236,7 @@ TEST(FifoBackfill, LaterJobsThatFitStartPastABlockedHead) {
 }
 
 TEST(FifoBackfill, SkippedTypedJobDoesNotBlockUntypedOnes) {
-  Fixture f({"V100", "V100", "V100", "K80"});
+  Fixture f("v100-2x2x4-k80-last");
   f.view.allocate(range(12, 15), 99);  // no K80 free
   f.add_job(1, 0, "K80");
   f.add_job(2, 0, "K80");

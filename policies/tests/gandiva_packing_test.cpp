@@ -7,7 +7,7 @@
 
 #include <variant>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/interference.hpp"
 #include "vnsim/policies/gandiva_policy.hpp"
@@ -32,7 +32,9 @@ GandivaPolicy packing_policy() {
 
 struct World {
   explicit World(int gpus)
-      : cluster(testing::single_v100_node(gpus)), topology(cluster), view(cluster, topology) {}
+      : cluster(testing::test_cluster("v100-1x1x" + std::to_string(gpus))),
+        topology(cluster),
+        view(cluster, topology) {}
   SchedulerInput input(double now) {
     SchedulerInput in;
     in.now_s = now;

@@ -4,7 +4,7 @@
 
 #include <variant>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/gandiva_policy.hpp"
@@ -13,7 +13,7 @@ namespace vnsim {
 namespace {
 
 struct World {
-  World() : cluster(testing::single_v100_node(4)), topology(cluster), view(cluster, topology) {
+  World() : cluster(testing::test_cluster("v100-1x1x4")), topology(cluster), view(cluster, topology) {
     a.id = "a";
     a.gpus = 4;
     b.id = "b";

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../src/gavel_pairs.hpp"
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/interference.hpp"
 #include "vnsim/policies/gavel_lp.hpp"
@@ -265,7 +265,7 @@ JobSpec cifar(const std::string& id) {
 // taking turns), so the first round starts both on GPU 0 with half of it
 // each; at the next round the pair is kept (no decision).
 void expect_pair_started_and_kept(GavelObjective objective) {
-  const Cluster cluster(testing::single_v100_node(1));
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec a = cifar("a"), b = cifar("b");
@@ -318,7 +318,7 @@ TEST(GavelSharingPolicy, FinishTimeFairnessStartsAPairOnHalfOfTheSameGpu) {
 // so (0,2) wins (tie with (1,2) by index): 0 and 1 leave their pair and 0
 // restarts at once next to 2 on half of GPU 0; 1 waits.
 TEST(GavelSharingPolicy, RoundsRotateThePairsOfThreeJobs) {
-  const Cluster cluster(testing::single_v100_node(1));
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec a = cifar("a"), b = cifar("b"), c = cifar("c");
@@ -359,7 +359,7 @@ TEST(GavelSharingPolicy, RoundsRotateThePairsOfThreeJobs) {
 
 // space_sharing=off: the same two jobs take turns on the whole GPU.
 TEST(GavelSharingPolicy, OffKeepsWholeGpuTimeSlicing) {
-  const Cluster cluster(testing::single_v100_node(1));
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec a = cifar("a"), b = cifar("b");

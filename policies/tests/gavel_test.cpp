@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/gavel_lp.hpp"
@@ -152,21 +153,6 @@ TEST(GavelLp, FinishTimeFairnessHalvesTheGpuForRhoOne) {
   EXPECT_GE(a.x[1][0], 1 / (2 * a.value) - 1e-6);
 }
 
-ClusterSpec one_v100() {
-  ClusterSpec spec;
-  spec.name = "one-v100";
-  RackSpec rack;
-  rack.name = "r0";
-  NodeSpec node;
-  node.name = "n0";
-  node.gpu_types.assign(1, "V100");
-  node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-  node.nic_bandwidth_Bps = 12.5e9;
-  rack.nodes.push_back(node);
-  spec.racks.push_back(rack);
-  return spec;
-}
-
 JobSpec cifar(const std::string& id, int gpus) {
   JobSpec j;
   j.id = id;
@@ -184,7 +170,7 @@ JobSpec cifar(const std::string& id, int gpus) {
 // 0.5/0.25 = 2, so job 0 is preempted and job 1 starts. Round t = 720:
 // 540 vs 540: tie again, job 0 back.
 TEST(GavelPolicy, RoundsAlternateTwoJobsOnOneGpuByPriority) {
-  const Cluster cluster(one_v100());
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec a = cifar("a", 1), b = cifar("b", 1);
@@ -232,7 +218,7 @@ TEST(GavelPolicy, RoundsAlternateTwoJobsOnOneGpuByPriority) {
 // allocation (only the time counters move), so it runs no LP; an arrival or
 // a completion solves again. Counted, not timed.
 TEST(GavelPolicy, ARoundWithTheSameJobsSolvesNoLp) {
-  const Cluster cluster(one_v100());
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
@@ -272,7 +258,7 @@ TEST(GavelPolicy, ARoundWithTheSameJobsSolvesNoLp) {
 // Between rounds a job that arrives is not given a preempted GPU: with the
 // GPU busy, an arrival at t = 100 changes nothing until the round at 360.
 TEST(GavelPolicy, NoPreemptionBetweenRounds) {
-  const Cluster cluster(one_v100());
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec a = cifar("a", 1), b = cifar("b", 1);
@@ -292,7 +278,7 @@ TEST(GavelPolicy, NoPreemptionBetweenRounds) {
 }
 
 TEST(GavelPolicy, RejectsAJobNoTypeCanHold) {
-  const Cluster cluster(one_v100());
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const JobSpec big = cifar("big", 2);

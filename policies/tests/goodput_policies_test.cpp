@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
@@ -19,39 +20,6 @@
 
 namespace vnsim {
 namespace {
-
-// One rack of nodes on PCIe (126 Gbit/s = 15.75 GB/s per GPU link, 1 us),
-// each given as (GPU count, type), with NICs of `nic_Bps`.
-ClusterSpec pcie_rack(const std::string& name, const std::vector<std::pair<int, std::string>>& nodes,
-                      double nic_Bps) {
-  ClusterSpec spec;
-  spec.name = name;
-  RackSpec rack;
-  rack.name = "r0";
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    NodeSpec node;
-    node.name = "n" + std::to_string(i);
-    node.gpu_types.assign(static_cast<std::size_t>(nodes[i].first), nodes[i].second);
-    node.intra = {IntraLinkKind::PCIe, 15.75e9, 1e-6};
-    node.nic_bandwidth_Bps = nic_Bps;
-    node.nic_latency_s = 1e-6;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
-
-// `nodes` nodes x 4 T4, 50 Gbit/s NICs.
-ClusterSpec t4_nodes(int nodes) {
-  return pcie_rack("t4", std::vector<std::pair<int, std::string>>(static_cast<std::size_t>(nodes), {4, "T4"}),
-                   6.25e9);
-}
-
-// Two nodes of 2 K80, then one of 8 P40 (philly-2017's two shapes, first
-// type on the small nodes).
-ClusterSpec k80_then_p40() {
-  return pcie_rack("k80-p40", {{2, "K80"}, {2, "K80"}, {8, "P40"}}, 12.5e9);
-}
 
 JobSpec job(const std::string& id, const std::string& model, int batch, long long iterations,
             double submit = 0) {
@@ -87,7 +55,8 @@ std::string describe(const std::vector<Decision>& ds) {
 }
 
 struct World {
-  explicit World(int nodes) : World(t4_nodes(nodes)) {}
+  // `nodes` nodes x 4 T4 on PCIe, 50 Gbit/s NICs (tests/clusters/pcie-t4-1x<nodes>x4.json).
+  explicit World(int nodes) : World(testing::test_cluster("pcie-t4-1x" + std::to_string(nodes) + "x4")) {}
   explicit World(const ClusterSpec& spec) : cluster(spec), topology(cluster), view(cluster, topology) {}
   SchedulerInput input(double now, const std::vector<JobSpec>& jobs) {
     SchedulerInput in;
@@ -309,7 +278,7 @@ TEST(GoodputEstimator, RingsOnAnyGpuTypeMayUseTheLargerNodesOfAnotherType) {
   // K80s sit 2 per node: 8 of them on one node do not exist, unless the
   // ring may lie on any type's GPUs (Pollux, Optimus), where it is the ring
   // over the P40 node's 8 GPUs.
-  World w(k80_then_p40());
+  World w(testing::test_cluster("pcie-k80-p40"));
   GoodputEstimator e;
   e.use_topology(w.topology);
   const ModelParams& m = e.model(job("a", "imagenet", 200, 1));
@@ -324,19 +293,13 @@ TEST(Pollux, UsesMoreGpusPerNodeThanItsFirstTypesNodesHold) {
   // One imagenet job on 2 x 2 K80 + 1 x 8 P40. Pollux prices every GPU as
   // a K80; before its rings could lie on any type it could put at most 2
   // GPUs on a node (it took 2 + 2 on two nodes).
-  World w(k80_then_p40());
+  World w(testing::test_cluster("pcie-k80-p40"));
   PolluxPolicy p;
   const std::vector<JobSpec> jobs = {job("a", "imagenet", 200, 100000)};
   p.decide(w.input(0, jobs));
   ASSERT_EQ(p.last_round().count(0), 1u);
   const PolluxPolicy::Chosen& c = p.last_round().at(0);
   EXPECT_GT(c.gpus, 2 * c.nodes);
-}
-
-// One node of 2 V100 (16 GiB) first, then one of 2 K80 (12 GiB): the first
-// type has the most memory (Gavel's simulated cluster lists V100 first).
-ClusterSpec v100_then_k80() {
-  return pcie_rack("v100-k80", {{2, "V100"}, {2, "K80"}}, 12.5e9);
 }
 
 // "" when every start and resize of `ds` fits the memory of each of its
@@ -374,7 +337,9 @@ TEST(Optimus, ChoosesAccumulationForTheSmallestMemoryGpuOfThePlacement) {
   // a K80 holds a smaller local batch, so each GPU must accumulate. Priced
   // as the first type (V100) it ran 1 virtual node per GPU and overfilled
   // the K80s.
-  World w(v100_then_k80());
+  // One node of 2 V100 (16 GiB) first, then one of 2 K80 (12 GiB): the first
+  // type has the most memory (Gavel's simulated cluster lists V100 first).
+  World w(testing::test_cluster("pcie-v100-k80-1x2x2"));
   OptimusPolicy p;
   p.estimator().use_topology(w.topology);
   const JobSpec probe = job("a", "imagenet", 1, 1);
@@ -392,7 +357,7 @@ TEST(Pollux, ChoosesEachBatchForTheSmallestMemoryGpuOfItsAllocation) {
   // Priced as the first type (V100), a K80 job was given batch 12 on one
   // virtual node, which a V100 holds and a K80 does not. Priced as the K80,
   // its micro-batch fits the K80.
-  World w(v100_then_k80());
+  World w(testing::test_cluster("pcie-v100-k80-1x2x2"));
   PolluxPolicy p;
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 4; ++i) jobs.push_back(job("j" + std::to_string(i), "bert", 32, 1000000));

@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy.hpp"
 
@@ -18,7 +18,7 @@ namespace vnsim {
 namespace {
 
 struct Node8 {
-  Node8() : cluster(testing::single_v100_node(8)), topology(cluster), view(cluster, topology) {}
+  Node8() : cluster(testing::test_cluster("v100-1x1x8")), topology(cluster), view(cluster, topology) {}
 
   const JobSpec* job(int gpus) {
     auto spec = std::make_unique<JobSpec>();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/topology.hpp"
@@ -13,30 +14,11 @@
 namespace vnsim {
 namespace {
 
-// racks x nodes x 2 GPUs; GPU ids: rack r, node n, local i -> (r*nodes+n)*2+i.
-ClusterSpec tiny_spec(int racks, int nodes_per_rack) {
-  ClusterSpec spec;
-  spec.name = "tiny";
-  for (int r = 0; r < racks; ++r) {
-    RackSpec rack;
-    rack.name = "r" + std::to_string(r);
-    for (int n = 0; n < nodes_per_rack; ++n) {
-      NodeSpec node;
-      node.name = rack.name + "n" + std::to_string(n);
-      node.gpu_types.assign(2, "V100");
-      node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-      node.nic_bandwidth_Bps = 12.5e9;
-      node.nic_latency_s = 2e-6;
-      rack.nodes.push_back(node);
-    }
-    spec.racks.push_back(rack);
-  }
-  return spec;
-}
-
+// tests/clusters/v100-<racks>x<nodes>x2.json: racks x nodes x 2 GPUs; GPU ids:
+// rack r, node n, local i -> (r*nodes+n)*2+i.
 struct Fixture {
-  explicit Fixture(int racks, int nodes)
-      : cluster(tiny_spec(racks, nodes)), topology(cluster), view(cluster, topology) {}
+  explicit Fixture(const std::string& cluster_name)
+      : cluster(testing::test_cluster(cluster_name)), topology(cluster), view(cluster, topology) {}
   Cluster cluster;
   Topology topology;
   ClusterView view;
@@ -48,7 +30,7 @@ struct Fixture {
 };
 
 TEST(Placement, FirstFitTakesTheLowestFreeGpus) {
-  Fixture f(1, 2);  // GPUs 0..3
+  Fixture f("v100-1x2x2");  // GPUs 0..3
   f.run(0, {0});
   FreeGpus free(f.view, f.running);
   auto p = make_placement("first-fit");
@@ -58,7 +40,7 @@ TEST(Placement, FirstFitTakesTheLowestFreeGpus) {
 }
 
 TEST(Placement, ConsolidatedPrefersAWholeNode) {
-  Fixture f(1, 2);
+  Fixture f("v100-1x2x2");
   f.run(0, {0});
   FreeGpus free(f.view, f.running);
   // First-fit would give {1, 2} over two nodes; node 1 holds both.
@@ -66,7 +48,7 @@ TEST(Placement, ConsolidatedPrefersAWholeNode) {
 }
 
 TEST(Placement, FreeGpusCountsPreemptionsAndStartsOfTheSameCall) {
-  Fixture f(1, 2);
+  Fixture f("v100-1x2x2");
   f.run(0, {0, 1});
   FreeGpus free(f.view, f.running);
   EXPECT_EQ(free.total(), 2);
@@ -82,7 +64,7 @@ TEST(Placement, FreeGpusCountsPreemptionsAndStartsOfTheSameCall) {
 // 3-GPU job needs two nodes anywhere; consolidated takes the lowest rack that
 // does it on fewest nodes (rack 1), topology-aware avoids racks 0 and 1.
 TEST(Placement, TopologyAwareKeepsMultiNodeJobsOffSharedRacks) {
-  Fixture f(3, 2);
+  Fixture f("v100-3x2x2");
   f.run(0, {2, 3, 4});
   FreeGpus free(f.view, f.running);
   EXPECT_EQ(free.multi_node_jobs_in_rack(0), 1);
@@ -101,7 +83,7 @@ TEST(Placement, TopologyAwareKeepsMultiNodeJobsOffSharedRacks) {
 }
 
 TEST(Placement, RandomIsSeededAndOnlyUsesFreeGpus) {
-  Fixture f(2, 2);  // 8 GPUs
+  Fixture f("v100-2x2x2");  // 8 GPUs
   f.run(0, {0, 5});
   FreeGpus free(f.view, f.running);
   auto a = make_placement("random", 42);
@@ -125,7 +107,7 @@ TEST(Placement, RandomIsSeededAndOnlyUsesFreeGpus) {
 }
 
 TEST(Placement, MostFreeTakesTheEmptiestNodesFirst) {
-  Fixture f(1, 3);  // nodes 0..2 with GPUs {0,1}, {2,3}, {4,5}
+  Fixture f("v100-1x3x2");  // nodes 0..2 with GPUs {0,1}, {2,3}, {4,5}
   f.run(0, {0});
   f.run(1, {4});
   FreeGpus free(f.view, f.running);

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 
 namespace vnsim {
 namespace {
@@ -72,7 +72,7 @@ JobSpec job(const std::string& id, double submit, int gpus) {
 
 struct DriverRig {
   explicit DriverRig(std::vector<JobSpec> j)
-      : cluster(testing::single_v100_node(4)),
+      : cluster(testing::test_cluster("v100-1x1x4")),
         topology(cluster),
         jobs(std::move(j)),
         driver(cluster, topology, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, executor) {

@@ -1,35 +1,20 @@
-// SJF and SRTF on a 1-rack x 2-node x 4-GPU cluster (GPUs 0..7; node n holds
-// 4n..4n+3), with durations chosen by hand.
+// SJF and SRTF on a 1-rack x 2-node x 4-GPU cluster (tests/clusters/v100-1x2x4.json;
+// GPUs 0..7, node n holds 4n..4n+3), with durations chosen by hand.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <variant>
 
+#include "test_clusters.hpp"
 #include "vnsim/policies/sjf_policy.hpp"
 
 namespace vnsim {
 namespace {
 
-ClusterSpec spec_1x2x4() {
-  ClusterSpec spec;
-  spec.name = "test-1x2x4";
-  RackSpec rack;
-  rack.name = "r0";
-  for (int n = 0; n < 2; ++n) {
-    NodeSpec node;
-    node.name = "n" + std::to_string(n);
-    node.gpu_types.assign(4, "V100");
-    node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-    node.nic_bandwidth_Bps = 12.5e9;
-    node.nic_latency_s = 2e-6;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
-
 struct Scenario {
-  Scenario() : cluster(spec_1x2x4()), topology(cluster), view(cluster, topology) { specs.reserve(16); }
+  Scenario() : cluster(testing::test_cluster("v100-1x2x4")), topology(cluster), view(cluster, topology) {
+    specs.reserve(16);
+  }
   JobIndex add(int gpus, double submit_s) {
     JobSpec s;
     s.id = "j" + std::to_string(specs.size());

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/policies/sia_ilp.hpp"
 #include "vnsim/policies/sia_policy.hpp"
@@ -253,24 +254,6 @@ TEST(SiaKnapsack, EqualsOptimalCbcOnRandomOneTypeProblems) {
   EXPECT_GT(contended, 100);  // most trials reach a solver
 }
 
-ClusterSpec t4_nodes(int nodes) {
-  ClusterSpec spec;
-  spec.name = "t4";
-  RackSpec rack;
-  rack.name = "r0";
-  for (int i = 0; i < nodes; ++i) {
-    NodeSpec node;
-    node.name = "n" + std::to_string(i);
-    node.gpu_types.assign(4, "T4");
-    node.intra = {IntraLinkKind::PCIe, 15.75e9, 1e-6};
-    node.nic_bandwidth_Bps = 6.25e9;
-    node.nic_latency_s = 1e-6;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
-
 JobSpec job(const std::string& id, const std::string& model, int batch, long long iterations) {
   JobSpec j;
   j.id = id;
@@ -282,7 +265,7 @@ JobSpec job(const std::string& id, const std::string& model, int batch, long lon
 }
 
 TEST(Sia, GivesEveryJobGpusWithinCapacityAndWaitsForTheRound) {
-  const Cluster cluster(t4_nodes(2));
+  const Cluster cluster(testing::test_cluster("pcie-t4-1x2x4"));
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   const std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 5000), job("b", "imagenet", 200, 5000),

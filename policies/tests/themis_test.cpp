@@ -3,7 +3,7 @@
 
 #include <variant>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/themis_policy.hpp"
@@ -20,7 +20,7 @@ JobSpec job(const char* id, int gpus, double submit) {
 }
 
 struct World {
-  World() : cluster(testing::single_v100_node(4)), topology(cluster), view(cluster, topology) {}
+  World() : cluster(testing::test_cluster("v100-1x1x4")), topology(cluster), view(cluster, topology) {}
   SchedulerInput input(double now) const {
     SchedulerInput in;
     in.now_s = now;

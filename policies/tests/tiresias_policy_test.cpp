@@ -5,14 +5,14 @@
 
 #include <variant>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
 namespace {
 
 struct Scenario {
-  Scenario() : cluster(testing::single_v100_node(4)), topology(cluster), view(cluster, topology) {
+  Scenario() : cluster(testing::test_cluster("v100-1x1x4")), topology(cluster), view(cluster, topology) {
     a.id = "a";
     a.gpus = 4;
     b.id = "b";

@@ -3,28 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 
 namespace vnsim {
 namespace {
-
-// One rack: node n0 with one V100, node n1 with one K80.
-ClusterSpec v100_and_k80() {
-  ClusterSpec spec;
-  spec.name = "v100-k80";
-  RackSpec rack;
-  rack.name = "r0";
-  for (const char* type : {"V100", "K80"}) {
-    NodeSpec node;
-    node.name = std::string("n-") + type;
-    node.gpu_types.assign(1, type);
-    node.intra = {IntraLinkKind::PCIe, 15.75e9, 1e-6};
-    node.nic_bandwidth_Bps = 12.5e9;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
 
 JobSpec cifar(int gpus) {
   JobSpec j;
@@ -37,7 +20,8 @@ JobSpec cifar(int gpus) {
 }
 
 TEST(TypeThroughput, RowIsTheInverseIterationTimeOnEachType) {
-  const Cluster cluster(v100_and_k80());
+  // One rack: node n-V100 with one V100, node n-K80 with one K80.
+  const Cluster cluster(testing::test_cluster("pcie-v100-k80-1x2x1"));
   const Topology topology(cluster);
   TypeThroughput t(GpuCatalog::builtin(), ModelCatalog::builtin());
   const int v100 = cluster.type_index("V100"), k80 = cluster.type_index("K80");
@@ -56,7 +40,8 @@ TEST(TypeThroughput, RowIsTheInverseIterationTimeOnEachType) {
 }
 
 TEST(TypeThroughput, ZeroWhereTheMaskExcludesTheTypeOrItHasTooFewGpus) {
-  const Cluster cluster(v100_and_k80());
+  // One rack: node n-V100 with one V100, node n-K80 with one K80.
+  const Cluster cluster(testing::test_cluster("pcie-v100-k80-1x2x1"));
   const Topology topology(cluster);
   TypeThroughput t(GpuCatalog::builtin(), ModelCatalog::builtin());
   const int v100 = cluster.type_index("V100"), k80 = cluster.type_index("K80");

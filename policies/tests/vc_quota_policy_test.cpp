@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "single_node_spec.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
 namespace {
 
 struct Fixture {
-  Fixture() : cluster(testing::single_v100_node(8)), topology(cluster), view(cluster, topology) {}
+  Fixture() : cluster(testing::test_cluster("v100-1x1x8")), topology(cluster), view(cluster, topology) {}
 
   JobIndex add_job(const std::string& vc, int gpus) {
     auto spec = std::make_unique<JobSpec>();

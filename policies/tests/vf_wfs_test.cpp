@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/vf_wfs_policy.hpp"
 
@@ -61,27 +62,9 @@ TEST(WfsShares, NoJobsOrNoGpus) {
   EXPECT_EQ(wfs_shares({{1, 2}}, 0), (std::vector<int>{0}));
 }
 
-// One node of 4 GPUs (ids 0-3) and a second node of 4 (ids 4-7).
-ClusterSpec two_nodes() {
-  ClusterSpec spec;
-  spec.name = "wfs-test";
-  RackSpec rack;
-  rack.name = "r0";
-  for (int n = 0; n < 2; ++n) {
-    NodeSpec node;
-    node.name = "n" + std::to_string(n);
-    node.gpu_types.assign(4, "V100");
-    node.intra = {IntraLinkKind::NVLink, 150e9, 1e-6};
-    node.nic_bandwidth_Bps = 12.5e9;
-    node.nic_latency_s = 2e-6;
-    rack.nodes.push_back(node);
-  }
-  spec.racks.push_back(rack);
-  return spec;
-}
-
 struct Fixture {
-  Cluster cluster{two_nodes()};
+  // One node of 4 GPUs (ids 0-3) and a second node of 4 (ids 4-7).
+  Cluster cluster{testing::test_cluster("v100-1x2x4")};
   Topology topology{cluster};
   ClusterView view{cluster, topology};
   std::vector<std::unique_ptr<JobSpec>> specs;

@@ -29,7 +29,7 @@ TEST(ActorRelease, EndedAndPreemptedRingsDoNotKeepTheirActorStacks) {
   const long before = memory_mappings();
   if (before < 0) GTEST_SKIP() << "no /proc/self/maps on this system";
   // 4 nodes of 4 GPUs: every 8-GPU job is a two-node ring of 8 actors.
-  Cluster cluster(testing::small_spec(1, 4, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x4x4"));
   const ModelParams& model = testing::most_communicating_model();
   // Each arrival is shorter than what runs, so SRTF preempts a ring at
   // almost every arrival; the rest end normally.

@@ -48,7 +48,7 @@ double iteration_s(const Cluster& cluster, const ModelParams& model, int vn, int
 }
 
 TEST(AdaptiveBatch, BatchChangeFollowsStatisticalEfficiency) {
-  const Cluster cluster(testing::small_spec(1, 1, 2, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x1x2"));
   const ModelParams& bert = ModelCatalog::builtin().at("bert");
   JobSpec job = testing::make_job("j", 0.0, bert, 1, 1000);
   job.virtual_nodes = 2;
@@ -78,7 +78,7 @@ TEST(AdaptiveBatch, BatchChangeFollowsStatisticalEfficiency) {
 }
 
 TEST(AdaptiveBatch, WithoutABatchChangeTheJobRunsItsIterations) {
-  const Cluster cluster(testing::small_spec(1, 1, 2, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x1x2"));
   const ModelParams& bert = ModelCatalog::builtin().at("bert");
   JobSpec job = testing::make_job("j", 0.0, bert, 1, 1000);
   job.virtual_nodes = 2;

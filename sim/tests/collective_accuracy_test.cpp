@@ -13,7 +13,7 @@ namespace {
 
 // 2 racks x 4 nodes x 8 GPUs = 64 GPUs, NVLink 300 GB/s, NIC 100 Gb/s.
 const Cluster& cluster64() {
-  static const Cluster c(testing::small_spec(2, 4, 8, 1.0));
+  static const Cluster c(testing::test_cluster("sim-2x4x8"));
   return c;
 }
 
@@ -24,7 +24,7 @@ struct Case {
 
 // 4 racks x 16 nodes x 8 GPUs = 512 GPUs, same links.
 const Cluster& cluster512() {
-  static const Cluster c(testing::small_spec(4, 16, 8, 1.0));
+  static const Cluster c(testing::test_cluster("sim-4x16x8"));
   return c;
 }
 
@@ -139,7 +139,7 @@ TEST(CollectiveAccuracy, SendRecvAt512Gpus) {
 
 // 512 GPUs (4 racks x 16 nodes x 8): ring and hierarchical all-reduce.
 TEST(CollectiveAccuracy, AllReduceAt512Gpus) {
-  const Cluster c(testing::small_spec(4, 16, 8, 1.0));
+  const Cluster c(testing::test_cluster("sim-4x16x8"));
   const Topology topo(c);
   const auto ranks = testing::gpu_range(0, 512);
   std::vector<std::vector<CollectiveSchedule>> batches = {

@@ -17,7 +17,7 @@ constexpr double kBytes = 100e6;
 constexpr double kUplinkBps = 12.5e9;
 
 const Cluster& cluster() {
-  static const Cluster c(testing::small_spec(2, 4, 1, 4.0));
+  static const Cluster c(testing::test_cluster("sim-2x4x1-os4"));
   return c;
 }
 

@@ -12,10 +12,10 @@ namespace vnsim {
 namespace {
 
 // Job A on node 0 of each rack, job B on node 1 of each rack (2 racks x 2
-// nodes x 4 GPUs). Returns each job's communication time per iteration over
-// its idle-network (alone) value.
-std::vector<double> comm_slowdowns(double oversubscription) {
-  Cluster cluster(testing::small_spec(2, 2, 4, oversubscription));
+// nodes x 4 GPUs, tests/clusters/sim-2x2x4*.json). Returns each job's
+// communication time per iteration over its idle-network (alone) value.
+std::vector<double> comm_slowdowns(const std::string& cluster_name) {
+  Cluster cluster(testing::test_cluster(cluster_name));
   const ModelParams& model = testing::most_communicating_model();
   // Latency does not share; with small gradients it would hide the effect.
   EXPECT_GE(model.gradient_bytes, 20e6) << "test needs a communication-bound model";
@@ -45,11 +45,11 @@ std::vector<double> comm_slowdowns(double oversubscription) {
 }
 
 TEST(Contention, OversubscribedUplinkDoublesCommunication) {
-  for (double s : comm_slowdowns(2.0)) EXPECT_NEAR(s, 2.0, 0.04);
+  for (double s : comm_slowdowns("sim-2x2x4-os2")) EXPECT_NEAR(s, 2.0, 0.04);
 }
 
 TEST(Contention, FullBisectionUplinkDoesNotSlowDown) {
-  for (double s : comm_slowdowns(1.0)) EXPECT_NEAR(s, 1.0, 0.02);
+  for (double s : comm_slowdowns("sim-2x2x4")) EXPECT_NEAR(s, 1.0, 0.02);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ std::string hex(double v) {
 TEST(Determinism, DumpContendedReplay) {
   const char* out = std::getenv(kDumpEnv);
   if (out == nullptr) GTEST_SKIP() << "worker for ReplayIsIdenticalAcrossProcesses";
-  Cluster cluster(testing::small_spec(2, 2, 4, 2.0));
+  Cluster cluster(testing::test_cluster("sim-2x2x4-os2"));
   const ModelParams& model = testing::most_communicating_model();
   std::vector<JobSpec> jobs;
   std::map<JobIndex, std::vector<GpuId>> plan;

@@ -80,7 +80,7 @@ ReplayResult replay(const Cluster& cluster, const std::vector<JobSpec>& jobs, Po
 }
 
 TEST(Resize, InPlaceCostsSetupPlusStateOverTheLinkAndKeepsProgress) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(1000);
   const double t1 = iteration_s(cluster, job, {0});
   const double t2 = iteration_s(cluster, job, {0, 1});
@@ -100,7 +100,7 @@ TEST(Resize, InPlaceCostsSetupPlusStateOverTheLinkAndKeepsProgress) {
 }
 
 TEST(Resize, InPlaceAcrossNodesPaysTheNicBandwidth) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(1000);
   const double t1 = iteration_s(cluster, job, {0});
   const double at = 10.5 * t1;
@@ -118,7 +118,7 @@ TEST(Resize, InPlaceAcrossNodesPaysTheNicBandwidth) {
 }
 
 TEST(Resize, CheckpointRestartCostsSaveRestartAndRestoreWithPerModelDelay) {
-  ClusterSpec spec = testing::small_spec(1, 2, 4, 1.0);
+  ClusterSpec spec = testing::test_cluster("sim-1x2x4");
   spec.elasticity.storage_bandwidth_Bps = 2e9;
   spec.elasticity.restart_delay_by_model_s["bert"] = 7;
   const Cluster cluster(spec);
@@ -135,7 +135,7 @@ TEST(Resize, CheckpointRestartCostsSaveRestartAndRestoreWithPerModelDelay) {
 }
 
 TEST(Resize, ShrinkOnlyRebuildsTheCommunicator) {
-  ClusterSpec spec = testing::small_spec(1, 2, 4, 1.0);
+  ClusterSpec spec = testing::test_cluster("sim-1x2x4");
   spec.elasticity.communicator_setup_s = 2.5;
   const Cluster cluster(spec);
   JobSpec job = bert_job(1000);
@@ -149,7 +149,7 @@ TEST(Resize, ShrinkOnlyRebuildsTheCommunicator) {
 }
 
 TEST(Resize, OntoGpusThatAreTakenIsAPolicyBug) {
-  const Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x1x4"));
   JobSpec a = bert_job(1000);
   JobSpec b = bert_job(1000);
   b.id = "b";
@@ -167,7 +167,7 @@ TEST(Resize, OntoGpusThatAreTakenIsAPolicyBug) {
 }
 
 TEST(Checkpoints, PreemptionLosesTheWorkSinceTheLastCheckpointAndPaysARestore) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(2000);
   const double t = iteration_s(cluster, job, {0});
   ReplayOptions options;
@@ -190,7 +190,7 @@ TEST(Checkpoints, PreemptionLosesTheWorkSinceTheLastCheckpointAndPaysARestore) {
 // its restore reads 14 B per parameter of the transformer model (the run
 // used to stop with "unknown model 'gpt-1.3b'").
 TEST(Checkpoints, ALayoutJobRestoresItsTransformerState) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   JobSpec job;
   job.id = "g";
   job.model = "gpt-1.3b";
@@ -217,7 +217,7 @@ TEST(Checkpoints, ALayoutJobRestoresItsTransformerState) {
 }
 
 TEST(Checkpoints, WithoutAnIntervalPreemptionStaysFree) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(2000);
   const double t = iteration_s(cluster, job, {0});
   const double at = 250;
@@ -240,7 +240,7 @@ ReplayResult run_charged(const Cluster& cluster, const JobSpec& job, Policy& pol
 }
 
 TEST(StartCharge, DelaysTheFirstStart) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(1000);
   OneActionPolicy plain({0}, 0, std::nullopt);
   const ReplayResult r = run_charged(cluster, job, plain);
@@ -251,7 +251,7 @@ TEST(StartCharge, DelaysTheFirstStart) {
 // Preempted at `at` (no checkpoints: progress kept) and resumed at once: the
 // resume pays 12 s again.
 TEST(StartCharge, DelaysAResume) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(1000);
   const double t1 = iteration_s(cluster, job, {0});
   const double at = 12 + 100.5 * t1;
@@ -264,7 +264,7 @@ TEST(StartCharge, DelaysAResume) {
 // A checkpoint-restart move to two GPUs pays 12 s, not save + restart +
 // restore (1.32e9 / 1.25e9 + 30 + 1.32e9 / 1.25e9 s without the charge).
 TEST(StartCharge, ReplacesTheCostOfACheckpointRestartMove) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(1000);
   const double t1 = iteration_s(cluster, job, {0});
   const double at = 12 + 100.5 * t1;
@@ -275,7 +275,7 @@ TEST(StartCharge, ReplacesTheCostOfACheckpointRestartMove) {
 }
 
 TEST(StartCharge, TheUncalibratedCatalogChargesNothingOnAStart) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(1000);
   EXPECT_FALSE(bert().start_charge_s.has_value());
   OneActionPolicy plain({0}, 0, std::nullopt);
@@ -284,7 +284,7 @@ TEST(StartCharge, TheUncalibratedCatalogChargesNothingOnAStart) {
 }
 
 TEST(Spot, RevokedJobLosesWorkSinceCheckpointAndWaitsForItsNode) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const JobSpec job = bert_job(2000);
   const double t = iteration_s(cluster, job, {0});
   ReplayOptions options;
@@ -305,10 +305,7 @@ TEST(Spot, RevokedJobLosesWorkSinceCheckpointAndWaitsForItsNode) {
 }
 
 TEST(Spot, NoJobIsLostAcrossRandomRevocations) {
-  ClusterSpec spec = testing::small_spec(2, 2, 4, 1.0);
-  for (auto& rack : spec.racks)
-    for (auto& node : rack.nodes) node.spot = true;
-  const Cluster cluster(spec);
+  const Cluster cluster(testing::test_cluster("sim-2x2x4-spot"));  // every node spot
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 40; ++i) {
     const int gpus = 1 << (i % 4);  // 1, 2, 4, 8: some span nodes
@@ -339,9 +336,7 @@ TEST(Spot, NoJobIsLostAcrossRandomRevocations) {
 }
 
 TEST(Accounting, EnergyAndCostFollowBusyAndIdleTimeAndTheSpotPrice) {
-  ClusterSpec spec = testing::small_spec(1, 2, 4, 1.0);
-  spec.racks[0].nodes[1].spot = true;
-  const Cluster cluster(spec);
+  const Cluster cluster(testing::test_cluster("sim-1x2x4-spot-r0n1"));  // node 1 spot
   JobSpec a = bert_job(500);
   JobSpec b = bert_job(500);
   b.id = "b";
@@ -372,7 +367,7 @@ TEST(Accounting, EnergyAndCostFollowBusyAndIdleTimeAndTheSpotPrice) {
 }
 
 TEST(VfWfsInEngine, SecondJobHalvesTheFirstInPlaceAndBothComplete) {
-  const Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x1x4"));
   JobSpec a = testing::make_job("a", 0.0, bert(), 4, 3000);
   JobSpec b = testing::make_job("b", 100.0, bert(), 4, 1000);
   VfWfsPolicy policy;
@@ -391,7 +386,7 @@ TEST(VfWfsInEngine, SecondJobHalvesTheFirstInPlaceAndBothComplete) {
 // out of the sharing instead of halving it, which the engine could not run
 // ("placement has 4 GPUs, job requests 5" before vf-wfs knew rigid jobs).
 TEST(VfWfsInEngine, AParameterServerJobKeepsItsGpusWhileAnotherJobShares) {
-  const Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x4"));
   JobSpec ps = testing::make_job("p", 0.0, bert(), 5, 200);
   ps.ps.servers = 1;
   JobSpec b = testing::make_job("b", 1.0, bert(), 8, 200);

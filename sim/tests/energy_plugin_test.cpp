@@ -64,7 +64,7 @@ double analytic_idle_j(const ReplayResult& r) {
 // from the iteration time T: busy over da + db GPU-seconds, idle over the
 // rest of 2 GPUs x [0, 50 + db].
 TEST(EnergyPlugin, TinyTimelineMatchesTheHandComputedEnergy) {
-  const Cluster cluster(testing::small_spec(1, 1, 2, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x1x2"));
   JobSpec a = testing::make_job("a", 0.0, any_model(), 1, 1);
   const double t = iteration_s(cluster, a, {0});
   a.iterations = static_cast<long long>(std::round(100 / t));
@@ -92,7 +92,7 @@ TEST(EnergyPlugin, TinyTimelineMatchesTheHandComputedEnergy) {
 // is still down when the replay ends: it draws idle power for 10 s, then
 // nothing.
 TEST(EnergyPlugin, ANodeStillDownAtTheEndDrawsNothing) {
-  const Cluster cluster(testing::small_spec(1, 2, 1, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x1"));
   JobSpec a = testing::make_job("a", 0.0, any_model(), 1, 1);
   const double t = iteration_s(cluster, a, {0});
   a.iterations = static_cast<long long>(std::round(100 / t));
@@ -116,7 +116,7 @@ TEST(EnergyPlugin, ANodeStillDownAtTheEndDrawsNothing) {
 // busy power while either holds it, whereas each job's energy_j counts half
 // of busy power for its own time.
 TEST(EnergyPlugin, ASharedGpuIsBusyWhileAnyTenantHoldsIt) {
-  const Cluster cluster(testing::small_spec(1, 1, 1, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x1x1"));
   JobSpec a = testing::make_job("a", 0.0, any_model(), 1, 1);
   const double t = iteration_s(cluster, a, {0});
   a.iterations = static_cast<long long>(std::round(100 / t));
@@ -152,7 +152,7 @@ TEST(EnergyPlugin, ASharedGpuIsBusyWhileAnyTenantHoldsIt) {
 // (two resizes). The GPUs a keeps stay Held throughout, so the plugin's busy
 // energy is exactly a's and b's held time at busy power.
 TEST(EnergyPlugin, ResizesInPlaceMatchTheAnalyticEnergy) {
-  const Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const ModelParams& model = ModelCatalog::builtin().at("bert");
   const std::vector<JobSpec> jobs = {testing::make_job("a", 0.0, model, 4, 3000),
                                      testing::make_job("b", 100.0, model, 4, 1000)};
@@ -174,7 +174,7 @@ TEST(EnergyPlugin, ResizesInPlaceMatchTheAnalyticEnergy) {
 // whole GPUs only, the plugin and the analytic integration are the same
 // physical model: they must agree to rounding.
 TEST(EnergyPlugin, MatchesTheAnalyticTotalWithRingsPreemptionsAndANodeDown) {
-  const Cluster cluster(testing::small_spec(2, 2, 4, 2.0));
+  const Cluster cluster(testing::test_cluster("sim-2x2x4-os2"));
   const ModelParams& model = testing::most_communicating_model();
   std::vector<JobSpec> jobs;
   const int sizes[] = {8, 1, 4, 2, 8, 1, 16, 4, 2, 1, 8, 4};

@@ -34,7 +34,7 @@ double analytic_iteration_s(const Cluster& cluster, const JobSpec& job, const st
 }
 
 TEST(Engine, InfeasibleJobIsRejectedWithItsReason) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("huge", 1.0, any_model(), 5, 10)};
   const auto why = why_infeasible(jobs[0], cluster, gpus(), models());
   ASSERT_TRUE(why.has_value());
@@ -50,7 +50,7 @@ TEST(Engine, InfeasibleJobIsRejectedWithItsReason) {
 }
 
 TEST(Engine, JobNeverStartedOnIdleClusterIsRejectedNotHung) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("ignored", 2.0, any_model(), 2, 10)};
   testing::ScriptedPolicy policy({});  // never starts anything
   const ReplayResult r = run_replay(cluster, gpus(), models(), jobs, policy, {});
@@ -60,7 +60,7 @@ TEST(Engine, JobNeverStartedOnIdleClusterIsRejectedNotHung) {
 }
 
 TEST(Engine, SingleNodeJobFinishesAtExactAnalyticTime) {
-  Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("local", 5.25, any_model(), 4, 1234)};
   const std::vector<GpuId> on = testing::gpu_range(4, 4);
   testing::ScriptedPolicy policy({{0, on}});
@@ -83,7 +83,7 @@ TEST(Engine, SingleNodeJobFinishesAtExactAnalyticTime) {
 }
 
 TEST(Engine, GpusReleasedAtAnInstantAreReusedAtThatInstant) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<GpuId> on = testing::gpu_range(0, 2);
   JobSpec first = testing::make_job("first", 0.0, any_model(), 2, 100);
   const double end = 100 * analytic_iteration_s(cluster, first, on);
@@ -101,7 +101,7 @@ TEST(Engine, GpusReleasedAtAnInstantAreReusedAtThatInstant) {
 }
 
 TEST(Engine, JobsOnOneNodeRunConcurrentlyAndProgressIsReported) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   std::vector<JobSpec> jobs;
   std::map<JobIndex, std::vector<GpuId>> plan;
   for (int i = 0; i < 4; ++i) {
@@ -156,7 +156,7 @@ class RoundPolicy : public testing::ScriptedPolicy {
 };
 
 TEST(Engine, PolicyTimerWakesTheController) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 1.0, any_model(), 1, 10)};
   RoundPolicy policy({{0, {0}}}, 8.0, true);
   const ReplayResult r = run_replay(cluster, gpus(), models(), jobs, policy, {});
@@ -165,7 +165,7 @@ TEST(Engine, PolicyTimerWakesTheController) {
 }
 
 TEST(Engine, TimerPolicyThatNeverStartsIsStoppedNotSpun) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 1.0, any_model(), 1, 10)};
   RoundPolicy policy({{0, {0}}}, 8.0, false);
   const ReplayResult r = run_replay(cluster, gpus(), models(), jobs, policy, {});
@@ -188,7 +188,7 @@ class OneDecisionPolicy : public Policy {
 };
 
 TEST(Engine, PreemptingAJobThatIsNotRunningIsRefusedClearly) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 0.0, any_model(), 1, 10)};
   OneDecisionPolicy policy(PreemptJob{0});
   try {
@@ -202,7 +202,7 @@ TEST(Engine, PreemptingAJobThatIsNotRunningIsRefusedClearly) {
 // Resizes themselves are tested in elasticity_test.cpp; one of a job that
 // is only queued is a policy bug.
 TEST(Engine, ResizeOfAQueuedJobIsRefusedClearly) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 0.0, any_model(), 1, 10)};
   OneDecisionPolicy policy(ResizeJob{0, {{0}, {1}}});
   try {
@@ -214,7 +214,7 @@ TEST(Engine, ResizeOfAQueuedJobIsRefusedClearly) {
 }
 
 TEST(Engine, StartingAJobTwiceIsAnError) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 0.0, any_model(), 1, 10)};
   // Returns the same start forever: the second application must fail, not over-commit.
   class Twice : public Policy {
@@ -226,7 +226,7 @@ TEST(Engine, StartingAJobTwiceIsAnError) {
 }
 
 TEST(Engine, PolicyRejectionKeepsItsReason) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 3.0, any_model(), 1, 10)};
   OneDecisionPolicy policy(RejectJob{0, "not today"});
   const ReplayResult r = run_replay(cluster, gpus(), models(), jobs, policy, {});
@@ -235,7 +235,7 @@ TEST(Engine, PolicyRejectionKeepsItsReason) {
 }
 
 TEST(Engine, QueuedJobsSeeAnEstimateAndRunningJobsTheirProgress) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   const std::vector<JobSpec> jobs = {testing::make_job("a", 0.0, any_model(), 4, 100),
                                      testing::make_job("b", 1e-3, any_model(), 4, 100)};
   class Observer : public testing::ScriptedPolicy {

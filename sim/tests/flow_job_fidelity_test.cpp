@@ -20,7 +20,7 @@ namespace {
 
 // 2 racks x 3 nodes x 8 GPUs, uplinks oversubscribed 2x.
 Cluster make_cluster() {
-  return Cluster(testing::small_spec(2, 3, 8, 2.0));
+  return Cluster(testing::test_cluster("sim-2x3x8-os2"));
 }
 
 struct Scripted {

@@ -17,7 +17,7 @@ namespace {
 
 // 2 nodes x 8 GPUs; every job takes all 16.
 const Cluster& cluster() {
-  static const Cluster c(testing::small_spec(1, 2, 8, 1.0));
+  static const Cluster c(testing::test_cluster("sim-1x2x8"));
   return c;
 }
 

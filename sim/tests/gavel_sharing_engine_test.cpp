@@ -16,12 +16,6 @@
 namespace vnsim {
 namespace {
 
-ClusterSpec v100s(int gpus) {
-  ClusterSpec spec = testing::small_spec(1, 1, gpus, 1.0);
-  spec.racks[0].nodes[0].gpu_types.assign(static_cast<std::size_t>(gpus), "V100");
-  return spec;
-}
-
 double iteration_s(const Cluster& cluster, const JobSpec& job) {
   const Topology topo(cluster);
   std::vector<GpuId> gpus;
@@ -55,7 +49,7 @@ ReplayResult replay_gavel(const Cluster& cluster, const std::vector<JobSpec>& jo
 TEST(GavelSharingEngine, AChosenPairSharesOneGpuAtTheTableRate) {
   const double f = InterferenceTable::builtin().fraction("V100", "ResNet-18", "ResNet-18");
   ASSERT_DOUBLE_EQ(f, 0.8966);
-  const Cluster cluster(v100s(1));
+  const Cluster cluster(testing::test_cluster("sim-v100-1x1x1"));
   const std::vector<JobSpec> jobs = {job_of("a", 0, "cifar10", 1, 1000, cluster),
                                      job_of("b", 0, "cifar10", 1, 600, cluster)};
   const ReplayResult r = replay_gavel(cluster, jobs);
@@ -84,7 +78,7 @@ TEST(GavelSharingEngine, AChosenPairSharesOneGpuAtTheTableRate) {
 // job completes, no GPU is ever over-committed and some pair shares GPUs,
 // under each objective (the round mechanism does not depend on it).
 void expect_mix_completes(GavelObjective objective) {
-  const Cluster cluster(v100s(2));
+  const Cluster cluster(testing::test_cluster("sim-v100-1x1x2"));
   const std::vector<JobSpec> jobs = {
       job_of("r18-a", 0, "cifar10", 1, 900, cluster),    job_of("r18-b", 0, "cifar10", 1, 1200, cluster),
       job_of("r50", 30, "imagenet", 1, 800, cluster),    job_of("bert", 100, "bert", 1, 700, cluster),

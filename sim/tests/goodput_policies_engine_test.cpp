@@ -38,11 +38,9 @@ std::vector<JobSpec> mixed_jobs(int count, std::uint64_t seed) {
 // K80 and each job's batch as large as its GPUs hold on V100s: the first
 // type has the most memory, so a split chosen for it does not fit a K80.
 void expect_all_complete(Policy& policy, bool mixed = false) {
-  ClusterSpec spec = testing::small_spec(1, 2, 4, 1.0);
+  const ClusterSpec spec = testing::test_cluster(mixed ? "sim-v100-k80-1x2x4" : "sim-1x2x4");
   std::vector<JobSpec> jobs = mixed_jobs(12, 5);
   if (mixed) {
-    spec.racks[0].nodes[0].gpu_types.assign(4, "V100");
-    spec.racks[0].nodes[1].gpu_types.assign(4, "K80");
     const double v100_bytes = GpuCatalog::builtin().at("V100").memory_bytes;
     for (JobSpec& j : jobs)
       j.global_batch = j.gpus * max_local_batch_for_memory(ModelCatalog::builtin().at(j.model), v100_bytes);

@@ -26,7 +26,7 @@ std::vector<JobSpec> jobs_without_family(int n) {
 }
 
 struct Fixture {
-  Cluster cluster{testing::small_spec(1, 1, 4, 1.0)};
+  Cluster cluster{testing::test_cluster("sim-1x1x4")};
   Topology topology{cluster};
   ClusterView view{cluster, topology};
   std::vector<JobSpec> jobs = jobs_without_family(3);

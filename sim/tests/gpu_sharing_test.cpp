@@ -17,12 +17,6 @@
 namespace vnsim {
 namespace {
 
-ClusterSpec one_v100() {
-  ClusterSpec spec = testing::small_spec(1, 1, 1, 1.0);
-  spec.racks[0].nodes[0].gpu_types.assign(1, "V100");
-  return spec;
-}
-
 double iteration_s(const Cluster& cluster, const JobSpec& job) {
   const Topology topo(cluster);
   return iteration_time(topo, GpuCatalog::builtin(), ModelCatalog::builtin().at(job.model),
@@ -72,7 +66,7 @@ TEST(GpuSharing, CoTenantsRunAtTheirFractionsAndALeaverRestoresFullSpeed) {
   const double fa = 0.6171, fb = 0.7487;
   ASSERT_DOUBLE_EQ(table.fraction("V100", "ResNet-18", "ResNet-50"), fa);
   ASSERT_DOUBLE_EQ(table.fraction("V100", "ResNet-50", "ResNet-18"), fb);
-  Cluster cluster(one_v100());
+  Cluster cluster(testing::test_cluster("sim-v100-1x1x1"));
   const std::vector<JobSpec> jobs = {job_of("a", 0, "cifar10", 1000, cluster),
                                      job_of("b", 200, "imagenet", 3000, cluster)};
   const double wa = static_cast<double>(jobs[0].iterations) * iteration_s(cluster, jobs[0]);
@@ -97,7 +91,7 @@ TEST(GpuSharing, CoTenantsRunAtTheirFractionsAndALeaverRestoresFullSpeed) {
 
 // Alone on the GPU a shared job runs at full speed, whatever its share.
 TEST(GpuSharing, AShareAloneRunsAtFullSpeed) {
-  Cluster cluster(one_v100());
+  Cluster cluster(testing::test_cluster("sim-v100-1x1x1"));
   const std::vector<JobSpec> jobs = {job_of("a", 0, "cifar10", 500, cluster)};
   ShareScript policy(std::map<JobIndex, int>{{0, 250}});
   const ReplayResult r = replay(cluster, jobs, policy);
@@ -107,7 +101,7 @@ TEST(GpuSharing, AShareAloneRunsAtFullSpeed) {
 }
 
 TEST(GpuSharing, AShareAboveOneGpuIsRejectedWithItsReason) {
-  Cluster cluster(one_v100());
+  Cluster cluster(testing::test_cluster("sim-v100-1x1x1"));
   std::vector<JobSpec> jobs = {job_of("a", 0, "cifar10", 100, cluster)};
   jobs[0].gpu_milli = 1500;
   ShareScript policy(std::map<JobIndex, int>{{0, 500}});
@@ -124,7 +118,7 @@ TEST(GpuSharing, AShareAboveOneGpuIsRejectedWithItsReason) {
 TEST(GpuSharing, GandivaKeepsAGoodPairPackedToTheEnd) {
   const double f = 0.8966;
   ASSERT_DOUBLE_EQ(InterferenceTable::builtin().fraction("V100", "ResNet-18", "ResNet-18"), f);
-  Cluster cluster(one_v100());
+  Cluster cluster(testing::test_cluster("sim-v100-1x1x1"));
   const std::vector<JobSpec> jobs = {job_of("a", 0, "cifar10", 1000, cluster),
                                      job_of("b", 10, "cifar10", 600, cluster)};
   const double t = iteration_s(cluster, jobs[0]);
@@ -148,7 +142,7 @@ TEST(GpuSharing, GandivaKeepsAGoodPairPackedToTheEnd) {
 // unpacked at the 60 s boundary and the pair is never packed again; from
 // then on the jobs take turns on the whole GPU.
 TEST(GpuSharing, GandivaUnpacksABadPairAndNeverRepacksIt) {
-  Cluster cluster(one_v100());
+  Cluster cluster(testing::test_cluster("sim-v100-1x1x1"));
   const std::vector<JobSpec> jobs = {job_of("a", 0, "imagenet", 400, cluster),
                                      job_of("b", 10, "imagenet", 400, cluster)};
   GandivaParams params;
@@ -214,9 +208,7 @@ class PlacedShares : public Policy {
 // to the analytic one on an idle network (HeteroJob tests).
 TEST(GpuSharing, RingJobComputesAtItsCoTenantsRate) {
   const double f = 0.6171;
-  ClusterSpec spec = testing::small_spec(1, 2, 1, 1.0);
-  for (auto& node : spec.racks[0].nodes) node.gpu_types.assign(1, "V100");
-  Cluster cluster(spec);
+  Cluster cluster(testing::test_cluster("sim-v100-1x2x1"));
   const ModelCatalog& models = ModelCatalog::builtin();
   JobSpec ring = testing::make_job("ring", 0, models.at("cifar10"), 2, 2000);
   const Topology topo(cluster);

@@ -11,13 +11,6 @@
 namespace vnsim {
 namespace {
 
-// Nodes with the given GPU types, one rack, NVLink inside, 100 Gb/s NICs.
-ClusterSpec mixed_spec(const std::vector<std::vector<std::string>>& nodes) {
-  ClusterSpec spec = testing::small_spec(1, static_cast<int>(nodes.size()), 1, 1.0);
-  for (std::size_t n = 0; n < nodes.size(); ++n) spec.racks[0].nodes[n].gpu_types = nodes[n];
-  return spec;
-}
-
 JobSpec imagenet_job(long long iterations) {
   const ModelParams& model = ModelCatalog::builtin().at("imagenet");
   JobSpec job = testing::make_job("het", 0.0, model, 3, iterations);
@@ -40,7 +33,7 @@ double iteration_s(const Cluster& cluster, const JobSpec& job, const Placement& 
 // 3/1.533 t = 1.957 t on a P100; (5,2,1) -> 2.150 t; (2,3,3) -> 1.957 t.
 // The best split is (4,2,2).
 TEST(HeteroJob, SingleNodeRunsTheSolversSplit) {
-  Cluster cluster(mixed_spec({{"V100", "P100", "P100"}}));
+  Cluster cluster(testing::test_cluster("sim-v100-p100-1x1x3"));  // one node: V100, P100, P100
   const std::vector<JobSpec> jobs = {imagenet_job(1000)};
   const Placement split = split_placement_by_type(cluster, GpuCatalog::builtin(),
                                                   ModelCatalog::builtin().at("imagenet"), {0, 1, 2}, 8, 160);
@@ -57,7 +50,7 @@ TEST(HeteroJob, SingleNodeRunsTheSolversSplit) {
 }
 
 TEST(HeteroJob, OffKeepsThePolicysSpread) {
-  Cluster cluster(mixed_spec({{"V100", "P100", "P100"}}));
+  Cluster cluster(testing::test_cluster("sim-v100-p100-1x1x3"));  // one node: V100, P100, P100
   const std::vector<JobSpec> jobs = {imagenet_job(1000)};
   testing::ScriptedPolicy policy({{0, {0, 1, 2}}});
   const ReplayResult r =
@@ -88,7 +81,7 @@ class FixedStart : public Policy {
 // (5,4,3) -> 4/1.533 t = 2.609 t; (7,3,2) -> 3.009 t; the policy's (4,4,4)
 // -> 2.609 t. The best is (6,3,3).
 TEST(HeteroJob, SplitKeepsThePolicysVirtualNodes) {
-  Cluster cluster(mixed_spec({{"V100", "P100", "P100"}}));
+  Cluster cluster(testing::test_cluster("sim-v100-p100-1x1x3"));  // one node: V100, P100, P100
   const std::vector<JobSpec> jobs = {imagenet_job(1000)};
   FixedStart policy(Placement{{0, 1, 2}, {4, 4, 4}});
   ReplayOptions options;
@@ -102,7 +95,7 @@ TEST(HeteroJob, SplitKeepsThePolicysVirtualNodes) {
 // Across nodes the collective runs on the modelled network (ring job); alone
 // on an idle network it matches the analytic iteration within 2%.
 TEST(HeteroJob, MultiNodeSplitRunsOnTheNetwork) {
-  Cluster cluster(mixed_spec({{"V100"}, {"P100"}, {"P100"}}));
+  Cluster cluster(testing::test_cluster("sim-v100-p100-1x3x1"));  // nodes of one V100, P100, P100
   const std::vector<JobSpec> jobs = {imagenet_job(200)};
   const Placement split = split_placement_by_type(cluster, GpuCatalog::builtin(),
                                                   ModelCatalog::builtin().at("imagenet"), {0, 1, 2}, 8, 160);

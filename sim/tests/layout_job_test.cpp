@@ -33,7 +33,7 @@ TEST(LayoutJobReplay, IdleNetworkMatchesLayoutTimeWithinTwoPercent) {
   // 2 DP x 2 TP x 4 PP (PP and DP inside and across nodes), 2 DP x 8 TP
   // (DP across nodes, 8 rings on one NIC), 1 DP x 4 TP x 4 PP (PP only) and
   // 8 DP x 1 TP x 2 PP (one stage per node).
-  const Cluster cluster(testing::small_spec(1, 2, 8, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x8"));
   const std::vector<JobSpec> jobs = {gpt_job("a", 16, 2, 4, 16), gpt_job("b", 16, 8, 1, 16),
                                      gpt_job("c", 16, 4, 4, 16), gpt_job("d", 16, 1, 2, 16)};
   std::map<JobIndex, std::vector<GpuId>> plan;
@@ -56,7 +56,7 @@ TEST(LayoutJobReplay, CrossRackLayoutTrafficSharesTheUplink) {
   // 2 racks x 2 nodes x 8 GPUs, uplinks oversubscribed 4x (6.25 GB/s).
   // Layout job: 2 DP x 8 TP on node 0 of each rack, its 8 DP rings cross
   // the uplinks; ring job: node 1 of each rack, also across. Both slow down.
-  const Cluster cluster(testing::small_spec(2, 2, 8, 4.0));
+  const Cluster cluster(testing::test_cluster("sim-2x2x8-os4"));
   JobSpec layout = gpt_job("layout", 16, 8, 1, 16);
   layout.iterations = 20;
   const ModelParams& model = testing::most_communicating_model();
@@ -81,7 +81,7 @@ TEST(LayoutJobReplay, CrossRackLayoutTrafficSharesTheUplink) {
 }
 
 TEST(LayoutJobReplay, BadLayoutsAreRejectedWithTheirReason) {
-  const Cluster cluster(testing::small_spec(1, 2, 8, 1.0));
+  const Cluster cluster(testing::test_cluster("sim-1x2x8"));
   const std::vector<JobSpec> jobs = {gpt_job("split", 12, 8, 3, 12), gpt_job("wide", 16, 16, 1, 16),
                                      gpt_job("huge", 8, 1, 1, 8)};
   testing::ScriptedPolicy policy({});

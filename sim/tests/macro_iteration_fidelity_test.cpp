@@ -25,6 +25,7 @@
 namespace vnsim {
 namespace {
 
+// The cluster, tests/clusters/sim-2x4x4-os2.json: 2 racks of 4 nodes of 4 GPUs.
 constexpr int kNodesPerRack = 4;
 
 // 244 jobs: half single-node (1, 2 or 4 GPUs), half 8 or 16 GPUs; 50-300
@@ -78,7 +79,7 @@ RunResult replay_in_child(const ReplayOptions& opts, const std::vector<JobSpec>&
     close(fds[0]);
     int code = 0;
     try {
-      const Cluster cluster(testing::small_spec(2, kNodesPerRack, 4, 2.0));
+      const Cluster cluster(testing::test_cluster("sim-2x4x4-os2"));
       testing::SpreadFifo policy(cluster, kNodesPerRack);
       const auto t0 = std::chrono::steady_clock::now();
       const ReplayResult r =

@@ -14,7 +14,7 @@ namespace vnsim::sim {
 namespace {
 
 const Cluster& cluster() {
-  static const Cluster c(testing::small_spec(1, 2, 4, 1.0));  // node 0: GPUs 0-3, node 1: GPUs 4-7
+  static const Cluster c(testing::test_cluster("sim-1x2x4"));  // node 0: GPUs 0-3, node 1: GPUs 4-7
   return c;
 }
 

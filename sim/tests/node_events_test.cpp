@@ -10,7 +10,7 @@ namespace vnsim {
 namespace {
 
 const Cluster& cluster() {
-  static const Cluster c(testing::small_spec(1, 2, 4, 1.0));  // nodes r0n0, r0n1
+  static const Cluster c(testing::test_cluster("sim-1x2x4"));  // nodes r0n0, r0n1
   return c;
 }
 
@@ -37,7 +37,8 @@ TEST(NodeEventsFile, RowsNameNodesAsTheClusterSpecDoes) {
 TEST(NodeEventsFile, BadRowsNameTheLineAndTheReason) {
   EXPECT_EQ(error_of("time,node,down\n"),
             "ev.csv:1: expected the header 'time_s,node,down_s', got 'time,node,down'");
-  EXPECT_EQ(error_of("time_s,node,down_s\n1,r9n9,5\n"), "ev.csv:2: node 'r9n9' is not in cluster 'test'");
+  EXPECT_EQ(error_of("time_s,node,down_s\n1,r9n9,5\n"),
+            "ev.csv:2: node 'r9n9' is not in cluster 'sim-1x2x4'");
   EXPECT_EQ(error_of("time_s,node,down_s\n1,r0n0,0\n"), "ev.csv:2: down_s must be > 0, got 0");
   EXPECT_EQ(error_of("time_s,node,down_s\n-1,r0n0,5\n"), "ev.csv:2: time_s must be >= 0, got -1");
   EXPECT_EQ(error_of("time_s,node,down_s\nx,r0n0,5\n"), "ev.csv:2: time_s: 'x' is not a finite number");

@@ -33,7 +33,7 @@ struct OverlapRun {
 };
 
 OverlapRun run(double overlap_fraction, int macro_iterations) {
-  Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const ModelCatalog models = overlap_catalog(overlap_fraction);
   const ModelParams& model = models.at("ovl");
   const long long iterations = 40;

@@ -35,7 +35,7 @@ std::vector<std::string> simgrid_route(const sim::Platform& p, GpuId a, GpuId b,
 }
 
 TEST(Platform, RoutesMatchCoreTopology) {
-  Cluster cluster(testing::small_spec(2, 2, 4, 2.0));
+  Cluster cluster(testing::test_cluster("sim-2x2x4-os2"));
   sim::create_configured_engine();
   const sim::Platform p = sim::build_platform(cluster, GpuCatalog::builtin());
   const Topology topo(cluster);
@@ -69,7 +69,7 @@ TEST(Platform, RoutesMatchCoreTopology) {
 }
 
 TEST(Platform, LinkBandwidthsMatchCoreTopology) {
-  ClusterSpec spec = testing::small_spec(2, 2, 4, 2.0);
+  ClusterSpec spec = testing::test_cluster("sim-2x2x4-os2");
   spec.link_efficiency = 0.8;
   spec.racks[1].nodes[0].nic_count = 2;
   Cluster cluster(spec);
@@ -99,7 +99,7 @@ TEST(Platform, NetworkModelIsConfigured) {
 TEST(Platform, ClashingNamesAreAnInputError) {
   // Cluster checks rack/node names; the GPU host names it never sees: node
   // "r0n0" has a GPU host "r0n0g1", the same name as the next node.
-  ClusterSpec spec = testing::small_spec(1, 2, 2, 1.0);
+  ClusterSpec spec = testing::test_cluster("sim-1x2x2");
   spec.racks[0].nodes[1].name = "r0n0g1";
   Cluster cluster(spec);
   sim::create_configured_engine();

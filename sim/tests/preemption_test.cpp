@@ -32,7 +32,7 @@ ReplayResult replay(const Cluster& cluster, const std::vector<JobSpec>& jobs, Po
 }
 
 TEST(Preemption, SrtfPreemptsLongJobAndItResumesWithItsRemainingIterations) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   std::vector<JobSpec> jobs = {testing::make_job("long", 0.0, any_model(), 4, 1000)};
   const std::vector<GpuId> node = testing::gpu_range(0, 4);
   const double t = iteration_s(cluster, jobs[0], node);
@@ -70,7 +70,7 @@ TEST(Preemption, SrtfPreemptsLongJobAndItResumesWithItsRemainingIterations) {
 }
 
 TEST(Preemption, SjfNeverPreempts) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   std::vector<JobSpec> jobs = {testing::make_job("long", 0.0, any_model(), 4, 1000)};
   const double t = iteration_s(cluster, jobs[0], testing::gpu_range(0, 4));
   jobs.push_back(testing::make_job("short", 2.5 * t, any_model(), 4, 100));
@@ -86,7 +86,7 @@ TEST(Preemption, SjfNeverPreempts) {
 // 200 s and drops behind A, which entered queue 1 earlier (at 100 s): A
 // resumes at 200 s and runs to the end, then B finishes.
 TEST(Preemption, TiresiasDemotesExactlyAtTheThresholdAndQueuesAreFifo) {
-  Cluster cluster(testing::small_spec(1, 1, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x1x4"));
   JobSpec a = testing::make_job("a", 0.0, any_model(), 4, 1);
   const double t = iteration_s(cluster, a, testing::gpu_range(0, 4));
   ASSERT_LT(t, 10.0);
@@ -121,7 +121,7 @@ TEST(Preemption, TiresiasDemotesExactlyAtTheThresholdAndQueuesAreFifo) {
 // A multi-node ring job is stopped by killing its rank actors; it keeps the
 // iterations done (ring_iterations_done) and runs the rest after the short job.
 TEST(Preemption, RingJobIsStoppedAndResumed) {
-  Cluster cluster(testing::small_spec(1, 2, 2, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x2x2"));
   const ModelParams& model = testing::most_communicating_model();
   std::vector<JobSpec> jobs = {testing::make_job("long", 0.0, model, 4, 400)};
   const double t = iteration_s(cluster, jobs[0], testing::gpu_range(0, 4));
@@ -159,7 +159,7 @@ std::vector<JobSpec> random_jobs(int count, std::uint64_t seed) {
 }
 
 void expect_all_complete_without_overcommit(Policy& policy) {
-  Cluster cluster(testing::small_spec(2, 2, 4, 2.0));
+  Cluster cluster(testing::test_cluster("sim-2x2x4-os2"));
   const std::vector<JobSpec> jobs = random_jobs(40, 11);
   const ReplayResult r = replay(cluster, jobs, policy);
   testing::expect_no_overcommit(r, cluster.gpu_count());

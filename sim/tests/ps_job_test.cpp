@@ -18,7 +18,7 @@ namespace {
 // 1 server (GPU 0, alone on node 0) and 8 workers on nodes 2 and 3 of a
 // 4 x 4-GPU rack: the server's 12.5 GB/s NIC carries every push and pull.
 const Cluster& cluster() {
-  static const Cluster c(testing::small_spec(1, 4, 4, 1.0));
+  static const Cluster c(testing::test_cluster("sim-1x4x4"));
   return c;
 }
 
@@ -144,7 +144,7 @@ namespace {
 // fluid model lets pushes and pulls overlap freely.
 TEST(PsJobReplay, DISABLED_SaturatedAsynchronousForTheRecord) {
   // 1 server alone on node 0, 16 workers on nodes 1-4 of a 5 x 4-GPU rack.
-  const Cluster c(testing::small_spec(1, 5, 4, 1.0));
+  const Cluster c(testing::test_cluster("sim-1x5x4"));
   const ModelParams& model = testing::most_communicating_model();
   JobSpec job = testing::make_job("sat", 0, model, 17, 3200);
   job.global_batch = 16 * model.min_local_batch;

@@ -13,7 +13,7 @@ namespace {
 // One 8-GPU job over 2 nodes of 4 GPUs; returns simulated / analytic
 // per-iteration time.
 double simulated_over_analytic(int macro_iterations, long long iterations) {
-  Cluster cluster(testing::small_spec(1, 2, 4, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x2x4"));
   const ModelParams& model = testing::most_communicating_model();
   const std::vector<JobSpec> jobs = {testing::make_job("ring8", 0.0, model, 8, iterations)};
   testing::ScriptedPolicy policy({{0, testing::gpu_range(0, 8)}});

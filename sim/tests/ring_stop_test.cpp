@@ -20,7 +20,7 @@ namespace vnsim {
 namespace {
 
 TEST(RingStop, ARingStoppedWhileASendWaitsForASlowerRankIsReleased) {
-  Cluster cluster(testing::small_spec(1, 2, 1, 1.0));
+  Cluster cluster(testing::test_cluster("sim-1x2x1"));
   simgrid::s4u::Engine& engine = sim::create_configured_engine();
   const sim::Platform p = sim::build_platform(cluster, GpuCatalog::builtin());
   bool released = false;

@@ -1,6 +1,8 @@
 #pragma once
-// Small clusters, jobs and a scripted policy for the sim tests. Each sim test
-// runs in its own process (one SimGrid engine per process).
+// Jobs and a scripted policy for the sim tests. Their clusters are the shared
+// JSON files of tests/clusters/ (test_clusters.hpp; sim-*: the reference
+// links, so results compare with hand-computed ones). Each sim test runs in
+// its own process (one SimGrid engine per process).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "test_clusters.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/model_catalog.hpp"
@@ -16,35 +19,6 @@
 #include "vnsim/sim/replay.hpp"
 
 namespace vnsim::testing {
-
-// racks x nodes x GPUs of the reference GPU type, with the reference link
-// parameters of vnsim's SimGrid platform (NVLink 300 GB/s 0.5 us, NIC
-// 100 Gb/s 1 us, uplink 1 us), so results compare with hand-computed ones.
-inline ClusterSpec small_spec(int racks, int nodes_per_rack, int gpus_per_node, double oversubscription) {
-  ClusterSpec spec;
-  spec.name = "test";
-  spec.link_efficiency = 1.0;
-  spec.spine_latency_s = 0;
-  const std::string type = GpuCatalog::builtin().reference();
-  for (int r = 0; r < racks; ++r) {
-    RackSpec rack;
-    rack.name = "r" + std::to_string(r);
-    rack.oversubscription = oversubscription;
-    rack.uplink_latency_s = units::us_to_s(1);
-    for (int n = 0; n < nodes_per_rack; ++n) {
-      NodeSpec node;
-      node.name = rack.name + "n" + std::to_string(n);
-      node.gpu_types.assign(gpus_per_node, type);
-      node.intra = IntraNodeLink{IntraLinkKind::NVLink, 300e9, units::us_to_s(0.5)};
-      node.nic_bandwidth_Bps = units::gbps_to_Bps(100);
-      node.nic_count = 1;
-      node.nic_latency_s = units::us_to_s(1);
-      rack.nodes.push_back(node);
-    }
-    spec.racks.push_back(rack);
-  }
-  return spec;
-}
 
 // The builtin model with the largest gradient: the most communication-bound.
 inline const ModelParams& most_communicating_model() {

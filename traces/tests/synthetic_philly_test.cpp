@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "tiny_cluster.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
 
 namespace vnsim {
@@ -86,7 +86,7 @@ TEST(SyntheticPhilly, DeterministicPerSeed) {
 }
 
 TEST(SyntheticPhilly, GeneratedJobsAreRunnable) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   const auto jobs = generate_philly_like(300, 31.5, 5, cluster);
   const auto again = generate_philly_like(300, 31.5, 5, cluster);
   ASSERT_EQ(jobs.size(), 300u);

@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "tiny_cluster.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/traces/job_preparation.hpp"
 
@@ -153,7 +153,7 @@ TEST(JobPreparation, WithAClusterEveryKeptJobGetsWork) {
   std::vector<TraceIssue> skipped;
   JobPreparation prep;
   prep.filter.max_gpus = 4;
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   prepare_jobs(jobs, skipped, "t", prep, &cluster);
   ASSERT_EQ(jobs.size(), 3u);
   for (const auto& j : jobs) {

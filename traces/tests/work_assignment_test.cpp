@@ -8,7 +8,7 @@
 #include <map>
 #include <random>
 
-#include "tiny_cluster.hpp"
+#include "test_clusters.hpp"
 #include "vnsim/core/perf_model.hpp"
 #include "vnsim/core/topology.hpp"
 
@@ -67,7 +67,7 @@ TEST(ModelForGpuHours, HashSplitsRoughlyInHalfAndDependsOnSeed) {
 }
 
 TEST(AssignWork, OneGpuJobByHand) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   JobSpec job = trace_job("j", 1, 0);
   job.model = "cifar10";
   const double t = one_gpu_iteration_s("cifar10");
@@ -88,7 +88,7 @@ TEST(AssignWork, OneGpuJobByHand) {
 }
 
 TEST(AssignWork, MultiGpuUsesConsolidatedPlacementOnTheEmptyCluster) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   const Topology topo(cluster);
   const ModelParams& bert = ModelCatalog::builtin().at("bert");
   std::vector<JobSpec> jobs = {trace_job("four", 4, 3600), trace_job("eight", 8, 3600)};
@@ -111,7 +111,7 @@ TEST(AssignWork, MultiGpuUsesConsolidatedPlacementOnTheEmptyCluster) {
 }
 
 TEST(AssignWork, JobsTheClusterCannotRunAreKeptWithAComputeOnlyEstimate) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   const double t = one_gpu_iteration_s("cifar10");
   std::vector<JobSpec> jobs = {trace_job("too-big", 9, 500 * t), trace_job("bad-type", 1, 300 * t)};
   for (auto& j : jobs) j.model = "cifar10";
@@ -125,7 +125,7 @@ TEST(AssignWork, JobsTheClusterCannotRunAreKeptWithAComputeOnlyEstimate) {
 }
 
 TEST(AssignWork, ModelChosenByGpuHours) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   std::vector<JobSpec> jobs = {trace_job("small", 2, 1000),         // 0.56 GPU-h, 2 GPUs -> cifar10
                                trace_job("mid", 1, 5 * 3600.0),     // 5 GPU-h
                                trace_job("big", 4, 10 * 3600.0),    // 40 GPU-h
@@ -139,7 +139,7 @@ TEST(AssignWork, ModelChosenByGpuHours) {
 }
 
 TEST(AssignWork, IndependentOfJobOrder) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 300; ++i)
     jobs.push_back(trace_job("j" + std::to_string(i), 1 << (i % 4), 60.0 * (i + 1)));
@@ -156,7 +156,7 @@ TEST(AssignWork, IndependentOfJobOrder) {
 }
 
 TEST(AssignWork, WorkloadJobsUseTheProfileTarget) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   auto workload_job = [](const std::string& model, int gpus, int batch) {
     JobSpec j;
     j.id = model;
@@ -185,7 +185,7 @@ TEST(AssignWork, WorkloadJobsUseTheProfileTarget) {
 }
 
 TEST(AssignWork, LeavesJobsThatAlreadyHaveWork) {
-  const Cluster cluster(testing::tiny_cluster_spec());
+  const Cluster cluster(testing::test_cluster("t4-1x2x4"));
   JobSpec j = trace_job("done", 2, 5000);
   j.model = "yolov3";
   j.iterations = 42;
