@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/sweep/engine_options.hpp"
 
 namespace vnsim::sweep {
 namespace {
@@ -195,31 +197,31 @@ class Parser {
   }
 
   void engine_options(const json& engine, const std::string& path, PolicyAxis& axis) const {
-    std::string shown;
-    for (const auto& [key, value] : engine.items()) {  // sorted by key
+    std::string shown, known;
+    for (const EngineOption& o : sweep::engine_options())
+      known += (known.empty() ? "" : ", ") + std::string(o.key);
+    for (const auto& [key, value] : engine.items()) {  // sorted by key, as the table
       const std::string p = path + "." + key;
-      // An on/off engine switch, shown in the label by its replay flag's name.
-      const auto on_off = [&](bool& field, const char* flag_name) {
+      const EngineOption* option = find_engine_option(key);
+      if (option == nullptr) fail(p, "unknown engine option (expected " + known + ")");
+      // Shown in the label by its replay flag's name.
+      const std::string flag(option->flag);
+      if (option->kind == EngineOptionKind::Switch) {
         if (!value.is_boolean()) fail(p, "expected true or false, got " + value.dump());
-        field = value.get<bool>();
-        if (field) shown += std::string(shown.empty() ? "" : " ") + flag_name;
-      };
-      if (key == "actor_rings") {
-        on_off(axis.actor_rings, "actor-rings");
-      } else if (key == "quiet_rings") {
-        on_off(axis.quiet_rings, "quiet-rings");
-      } else if (key == "fluid_rings") {
-        on_off(axis.fluid_rings, "fluid-rings");
-      } else if (key == "contended_macro_s") {
+        if (!value.get<bool>()) continue;
+        axis.engine.emplace_back(key, "");
+        shown += (shown.empty() ? "" : " ") + flag;
+      } else {
         if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
           fail(p, "expected a number >= 0, got " + value.dump());
-        axis.contended_macro_s = value.get<double>();
-        shown += std::string(shown.empty() ? "" : " ") + "contended-macro-s=" + value.dump();
-      } else {
-        fail(p, "unknown engine option (expected actor_rings, quiet_rings, fluid_rings, contended_macro_s)");
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", value.get<double>());
+        axis.engine.emplace_back(key, buf);
+        shown += (shown.empty() ? "" : " ") + flag + "=" + value.dump();
       }
     }
-    if (axis.fluid_rings && (axis.actor_rings || axis.quiet_rings))
+    if (axis.engine_option("fluid_rings") &&
+        (axis.engine_option("actor_rings") || axis.engine_option("quiet_rings")))
       fail(path, "fluid_rings cannot be combined with actor_rings or quiet_rings: pick one ring engine");
     if (!shown.empty()) axis.label += " [" + shown + "]";
   }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "vnsim/core/error.hpp"
+#include "vnsim/sweep/engine_options.hpp"
 #include "vnsim/sweep/experiment_config.hpp"
 
 namespace vnsim::sweep {
@@ -22,13 +23,9 @@ std::vector<std::string> RunSpec::replay_args(const std::string& out_dir) const 
   if (!trace.format.empty()) a.insert(a.end(), {"--format", trace.format});
   if (!trace.bad_rows.empty()) a.insert(a.end(), {"--bad-rows", trace.bad_rows});
   if (macro_iterations > 0) a.insert(a.end(), {"--macro-iterations", std::to_string(macro_iterations)});
-  if (policy.actor_rings) a.push_back("--actor-rings");
-  if (policy.quiet_rings) a.push_back("--quiet-rings");
-  if (policy.fluid_rings) a.push_back("--fluid-rings");
-  if (policy.contended_macro_s >= 0) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", policy.contended_macro_s);
-    a.insert(a.end(), {"--contended-macro-s", buf});
+  for (const auto& [key, value] : policy.engine) {
+    a.push_back("--" + std::string(find_engine_option(key)->flag));
+    if (!value.empty()) a.push_back(value);
   }
   for (const auto& [k, v] : trace.options) a.insert(a.end(), {"--" + k, v});
   return a;

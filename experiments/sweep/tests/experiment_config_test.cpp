@@ -97,10 +97,10 @@ TEST(ExperimentConfig, PolicyEngineOptionsBecomeReplayFlagsAndLabel) {
                            "policies": ["sia", {"name": "sia", "engine": {"quiet_rings": true,
                                                                          "contended_macro_s": 60}}]})");
   ASSERT_EQ(c.policies.size(), 2u);
-  EXPECT_FALSE(c.policies[0].quiet_rings);
+  EXPECT_EQ(c.policies[0].engine_option("quiet_rings"), nullptr);
   EXPECT_EQ(c.policies[0].label, "sia");
-  EXPECT_TRUE(c.policies[1].quiet_rings);
-  EXPECT_EQ(c.policies[1].contended_macro_s, 60);
+  EXPECT_NE(c.policies[1].engine_option("quiet_rings"), nullptr);
+  EXPECT_EQ(*c.policies[1].engine_option("contended_macro_s"), "60");
   EXPECT_EQ(c.policies[1].label, "sia [contended-macro-s=60 quiet-rings]");
   const auto runs = vnsim::sweep::expand_runs(c);
   ASSERT_EQ(runs.size(), 2u);
@@ -120,9 +120,9 @@ TEST(ExperimentConfig, FluidRingsBecomeTheReplayFlagAndLabel) {
                            "policies": [{"name": "pollux", "engine": {"fluid_rings": true}},
                                         {"name": "pollux", "engine": {"fluid_rings": false}}]})");
   ASSERT_EQ(c.policies.size(), 2u);
-  EXPECT_TRUE(c.policies[0].fluid_rings);
+  EXPECT_NE(c.policies[0].engine_option("fluid_rings"), nullptr);
   EXPECT_EQ(c.policies[0].label, "pollux [fluid-rings]");
-  EXPECT_FALSE(c.policies[1].fluid_rings);
+  EXPECT_EQ(c.policies[1].engine_option("fluid_rings"), nullptr);
   EXPECT_EQ(c.policies[1].label, "pollux");
   const auto runs = vnsim::sweep::expand_runs(c);
   ASSERT_EQ(runs.size(), 2u);
@@ -136,9 +136,9 @@ TEST(ExperimentConfig, ActorRingsBecomeTheReplayFlagAndLabel) {
   const auto c = parse(R"({"clusters": ["testbed"], "traces": ["synthetic:5"],
                            "policies": [{"name": "fifo", "engine": {"actor_rings": true}}, "fifo"]})");
   ASSERT_EQ(c.policies.size(), 2u);
-  EXPECT_TRUE(c.policies[0].actor_rings);
+  EXPECT_NE(c.policies[0].engine_option("actor_rings"), nullptr);
   EXPECT_EQ(c.policies[0].label, "fifo [actor-rings]");
-  EXPECT_FALSE(c.policies[1].actor_rings);
+  EXPECT_EQ(c.policies[1].engine_option("actor_rings"), nullptr);
   const auto runs = vnsim::sweep::expand_runs(c);
   ASSERT_EQ(runs.size(), 2u);
   const auto actors = runs[0].replay_args("OUT");

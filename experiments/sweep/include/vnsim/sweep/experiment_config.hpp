@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,10 +37,15 @@ struct PolicyAxis {
   // Engine options of this policy's runs (docs/EXPERIMENTS.md, "engine"):
   // fluid rings are the default ring engine; actor_rings and quiet_rings
   // opt into the actor engines (docs/PERFORMANCE.md, "Ring engines").
-  bool actor_rings = false;
-  bool quiet_rings = false;
-  bool fluid_rings = false;       // explicit --fluid-rings (the default anyway)
-  double contended_macro_s = -1;  // -1: the engine's default
+  // The options set (engine_options.hpp), by key: the value `vnsim replay`
+  // takes, "" for a switch that is on. A switch set to false is absent.
+  std::vector<std::pair<std::string, std::string>> engine;
+  // The value of an engine option, or nullptr when it is not set.
+  const std::string* engine_option(std::string_view key) const {
+    for (const auto& [k, v] : engine)
+      if (k == key) return &v;
+    return nullptr;
+  }
   // The name, then " k=v" per parameter, then the engine options in
   // brackets; results.csv's policy column.
   std::string label;
