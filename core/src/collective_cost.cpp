@@ -7,7 +7,7 @@
 #include <set>
 
 #include "vnsim/core/collectives.hpp"
-#include "vnsim/core/link_capacity.hpp"
+#include "vnsim/core/topology.hpp"
 
 namespace vnsim {
 namespace {
@@ -25,16 +25,17 @@ long long link_key(LinkKind kind, long long id, bool down) {
   return ((id * 3 + kind) * 2) + (down ? 1 : 0);
 }
 
-// The links of the route a -> b, as the SimGrid platform routes it: GPU link up,
-// NIC up, rack uplink up, then the same on b's side going down.
+// The links of the route a -> b, as Topology::path and the SimGrid platform
+// built from the same links route it: GPU link up, NIC up, rack uplink up,
+// then the same on b's side going down.
 std::vector<LinkUse> route(const Topology& topo, GpuId a, GpuId b) {
   const Cluster& c = topo.cluster();
   std::vector<LinkUse> links;
   if (a == b) return links;
   const GpuInfo& x = c.gpu(a);
   const GpuInfo& y = c.gpu(b);
-  links.push_back({link_key(kGpuLink, a, false), gpu_link_Bps(c, a)});
-  links.push_back({link_key(kGpuLink, b, true), gpu_link_Bps(c, b)});
+  links.push_back({link_key(kGpuLink, a, false), topo.gpu_link(a).bandwidth_Bps});
+  links.push_back({link_key(kGpuLink, b, true), topo.gpu_link(b).bandwidth_Bps});
   if (x.node == y.node) return links;
   links.push_back({link_key(kNic, x.node, false), topo.node_nic_Bps(x.node)});
   links.push_back({link_key(kNic, y.node, true), topo.node_nic_Bps(y.node)});

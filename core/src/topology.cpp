@@ -1,7 +1,8 @@
 // The cluster network as a Boost.Graph tree: GPU - node switch - NIC - ToR -
-// spine. Link names, bandwidths and latencies match the SimGrid platform
-// (sim/src/platform.cpp), whose route from A to B is A's links up to the
-// common ancestor followed by B's links down.
+// spine. Its links (gpu_link, nic_link, rack_uplink) are the ones the SimGrid
+// platform (sim/src/platform.cpp) is built from, so the platform's route from
+// A to B is the same as path() here: A's links up to the common ancestor
+// followed by B's links down.
 #include "vnsim/core/topology.hpp"
 
 #include <algorithm>
@@ -17,19 +18,19 @@ struct Topology::Graph {
   struct Vertex {
     std::string name;
   };
-  struct Edge {
-    std::string name;  // empty for the switch-NIC attachment, which is no link
-    double bandwidth_Bps = std::numeric_limits<double>::infinity();
-    double latency_s = 0;
-    bool is_link() const { return !name.empty(); }
-  };
+  // A link, or (unnamed) the switch-NIC attachment, which is no link.
+  using Edge = TopologyLink;
+  static bool is_link(const Edge& e) { return !e.name.empty(); }
   using G = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, Vertex, Edge>;
   using V = G::vertex_descriptor;
   using E = G::edge_descriptor;
 
   G g;
   std::vector<V> gpu_vertex;   // by GpuId
+  std::vector<E> gpu_edge;     // by GpuId
+  std::vector<V> nic_vertex;   // by NodeId
   std::vector<E> nic_edge;     // by NodeId
+  std::vector<V> tor_vertex;   // by RackId
   std::vector<E> uplink_edge;  // by RackId
   // The network is a tree rooted at the spine; a breadth-first search from
   // the spine gives each vertex its edge towards the root and its depth, so a
@@ -63,11 +64,14 @@ Topology::Topology(const Cluster& cluster) : cluster_(cluster), graph_(std::make
   const ClusterSpec& spec = cluster.spec();
   const Graph::V spine = gr.add_vertex("spine");
   gr.gpu_vertex.resize(cluster.gpu_count());
+  gr.gpu_edge.resize(cluster.gpu_count());
+  gr.nic_vertex.resize(cluster.node_count());
   gr.nic_edge.resize(cluster.node_count());
 
   for (RackId r = 0; r < cluster.rack_count(); ++r) {
     const RackSpec& rack = spec.racks[r];
     const Graph::V tor = gr.add_vertex(rack.name + "-tor");
+    gr.tor_vertex.push_back(tor);
     for (const NodeInfo& node : cluster.nodes()) {
       if (node.rack != r) continue;
       const NodeSpec& ns = cluster.node_spec(node.id);
@@ -76,12 +80,13 @@ Topology::Topology(const Cluster& cluster) : cluster_(cluster), graph_(std::make
         const std::string gpu_name = node.name + "g" + std::to_string(i);
         const Graph::V gv = gr.add_vertex(gpu_name);
         gr.gpu_vertex[node.first_gpu + i] = gv;
-        gr.add_edge(
+        gr.gpu_edge[node.first_gpu + i] = gr.add_edge(
             gv, sw,
             {gpu_name + "-nvl", vnsim::gpu_link_Bps(cluster, node.first_gpu + i), ns.intra.latency_s});
       }
       const Graph::V nic = gr.add_vertex(node.name + "-nic");
-      gr.add_edge(sw, nic, {});
+      gr.nic_vertex[node.id] = nic;
+      gr.add_edge(sw, nic, {"", std::numeric_limits<double>::infinity(), 0});
       gr.nic_edge[node.id] = gr.add_edge(
           nic, tor, {node.name + "-nic", vnsim::node_nic_Bps(cluster, node.id), ns.nic_latency_s});
     }
@@ -135,7 +140,7 @@ PathInfo Topology::path(GpuId a, GpuId b) const {
   info.bottleneck_Bps = std::numeric_limits<double>::infinity();
   for (const Graph::E& e : up) {
     const Graph::Edge& link = gr.g[e];
-    if (!link.is_link()) continue;
+    if (!Graph::is_link(link)) continue;
     info.links.push_back(link.name);
     info.bottleneck_Bps = std::min(info.bottleneck_Bps, link.bandwidth_Bps);
     info.latency_s += link.latency_s;
@@ -145,11 +150,35 @@ PathInfo Topology::path(GpuId a, GpuId b) const {
 }
 
 double Topology::rack_uplink_Bps(RackId r) const {
-  return graph_->g[graph_->uplink_edge.at(r)].bandwidth_Bps;
+  return rack_uplink(r).bandwidth_Bps;
 }
 
 double Topology::node_nic_Bps(NodeId n) const {
-  return graph_->g[graph_->nic_edge.at(n)].bandwidth_Bps;
+  return nic_link(n).bandwidth_Bps;
+}
+
+const TopologyLink& Topology::gpu_link(GpuId g) const {
+  return graph_->g[graph_->gpu_edge.at(g)];
+}
+
+const TopologyLink& Topology::nic_link(NodeId n) const {
+  return graph_->g[graph_->nic_edge.at(n)];
+}
+
+const TopologyLink& Topology::rack_uplink(RackId r) const {
+  return graph_->g[graph_->uplink_edge.at(r)];
+}
+
+const std::string& Topology::gpu_name(GpuId g) const {
+  return graph_->g[graph_->gpu_vertex.at(g)].name;
+}
+
+const std::string& Topology::nic_name(NodeId n) const {
+  return graph_->g[graph_->nic_vertex.at(n)].name;
+}
+
+const std::string& Topology::tor_name(RackId r) const {
+  return graph_->g[graph_->tor_vertex.at(r)].name;
 }
 
 }  // namespace vnsim

@@ -40,6 +40,37 @@ class TopologyTest : public ::testing::Test {
   Topology topo{cluster};
 };
 
+// The links the SimGrid platform is built from (sim/src/platform.cpp), with
+// the header's hand-computed capacities and latencies.
+TEST_F(TopologyTest, LinksCarryNameCapacityAndLatency) {
+  const TopologyLink pcie = topo.gpu_link(7);
+  EXPECT_EQ(pcie.name, "b1g1-nvl");
+  EXPECT_DOUBLE_EQ(pcie.bandwidth_Bps, 8e9);
+  EXPECT_DOUBLE_EQ(pcie.latency_s, 1.5e-6);
+  const TopologyLink nic = topo.nic_link(2);  // b0, two NICs
+  EXPECT_EQ(nic.name, "b0-nic");
+  EXPECT_DOUBLE_EQ(nic.bandwidth_Bps, 25e9);
+  EXPECT_DOUBLE_EQ(nic.latency_s, 2e-6);
+  const TopologyLink up = topo.rack_uplink(0);
+  EXPECT_EQ(up.name, "ra-uplink");
+  EXPECT_DOUBLE_EQ(up.bandwidth_Bps, 6.25e9);
+  EXPECT_DOUBLE_EQ(up.latency_s, 4e-6);  // 3 us uplink + 1 us spine
+  EXPECT_DOUBLE_EQ(topo.rack_uplink(1).bandwidth_Bps, 18.75e9);
+  const TopologyLink& nvlink = topo.gpu_link(0);  // a0, NVLink
+  EXPECT_EQ(nvlink.name, "a0g0-nvl");
+  EXPECT_DOUBLE_EQ(nvlink.bandwidth_Bps, 100e9);
+  EXPECT_DOUBLE_EQ(nvlink.latency_s, 0.5e-6);
+}
+
+// The points the links join, by the names the platform gives its hosts and
+// routers.
+TEST_F(TopologyTest, PointsAreNamedAsThePlatformsHostsAndRouters) {
+  EXPECT_EQ(topo.gpu_name(0), "a0g0");
+  EXPECT_EQ(topo.gpu_name(7), "b1g1");
+  EXPECT_EQ(topo.nic_name(2), "b0-nic");
+  EXPECT_EQ(topo.tor_name(1), "rb-tor");
+}
+
 TEST_F(TopologyTest, SameGpuIsFree) {
   const PathInfo p = topo.path(3, 3);
   EXPECT_EQ(p.hops, 0);

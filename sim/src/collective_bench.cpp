@@ -64,7 +64,8 @@ std::vector<std::vector<double>> simulate_collective_batches(
     const Cluster& cluster, const GpuCatalog& gpu_catalog,
     const std::vector<std::vector<CollectiveSchedule>>& batches) {
   sg4::Engine& engine = sim::create_configured_engine();
-  const sim::Platform platform = sim::build_platform(cluster, gpu_catalog);
+  const Topology topology(cluster);
+  const sim::Platform platform = sim::build_platform(topology, gpu_catalog);
   std::vector<std::vector<double>> durations(batches.size());
   std::exception_ptr failure;
 

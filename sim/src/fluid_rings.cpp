@@ -60,7 +60,7 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   r.comm_stretch = 1;
   r.timed = true;
   timed_.insert(job);
-  time_analytically(job, iterations, ring_rate(job, placement, 1), now);
+  ctx_.clock.begin_analytic_segment(job, iterations, ring_rate(job, placement, 1), now);
   stale_ = true;
 }
 

@@ -3,9 +3,10 @@
 // decisions on the simulated jobs (start, preempt, resize), and the ends,
 // stops and speed changes that follow. It owns each job's lifecycle state
 // (phase, placement, iterations done, attained service, set-up, pending
-// restore, GPU share, flow-job actors); how a run is timed is the RunClock's
-// and the ring engine's, which it tells of each start, stop, end and change
-// of speed. What it does is reported back to the PolicyDriver (requeue,
+// restore, GPU share, flow-job actors). Each job's run on the clock is the
+// RunClock's, which it tells of each estimate, run begun, set-up, stop and
+// change of speed; how a ring is timed is the ring engine's, which it tells
+// of each start, stop, end and change of speed. What it does is reported back to the PolicyDriver (requeue,
 // finished, moved) and to the ReplayRecorder.
 //
 // Files: job_starts.cpp (start, begin a run, the policy's estimates),

@@ -84,19 +84,16 @@ RunningJob JobLifecycle::start(const StartJob& d, double now) {
 void JobLifecycle::begin_run(JobIndex job, double now) {
   JobState& s = state_[job];
   estimate_run(job);
-  RunTimes& run = parts_.clock.at(job);
   s.run_start_s = now;
-  run.segment_start_s = now;
   s.setup_end_s = -1;
   s.phase = Phase::Running;
   // Progress of a new run begins at the speed its co-tenants allow.
-  run.progress.begin_run(parts_.sharing.slowest_rate(job, s.placement.gpus), now);
+  parts_.clock.begin_run(job, parts_.sharing.slowest_rate(job, s.placement.gpus), now);
   if (on_one_node(in_.cluster, s.placement.gpus)) {
     // Its links carry only its own traffic, so the analytic time is exact
     // (at its co-tenants' speed when it shares GPUs).
-    parts_.clock.end_at(job, now + run.estimated_total_s / run.progress.rate());
+    parts_.clock.end_after_run_time(job, now);
   } else {
-    run.analytic_end_s = -1;
     // DP x TP x PP and parameter-server jobs put their inter-node traffic on
     // the network too (docs/NETWORK.md).
     if (uses_layout(in_.jobs[job]) || is_parameter_server_job(in_.jobs[job])) {
@@ -112,23 +109,23 @@ void JobLifecycle::begin_run(JobIndex job, double now) {
 // the iterations not completed yet.
 void JobLifecycle::estimate_run(JobIndex job) {
   const JobState& s = state_[job];
-  RunTimes& run = parts_.clock.at(job);
   const JobSpec& spec = in_.jobs[job];
+  const long long left = spec.iterations - s.iterations_done;
   if (uses_layout(spec)) {
-    run.iteration_s = layout_iteration_s(in_.topology, in_.gpu_catalog, spec, s.placement.gpus);
-    run.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * run.iteration_s;
+    parts_.clock.estimate(job, layout_iteration_s(in_.topology, in_.gpu_catalog, spec, s.placement.gpus),
+                          left);
     return;
   }
   if (is_parameter_server_job(spec)) {
-    run.iteration_s = parameter_server_iteration_s(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
-                                                   spec, s.placement.gpus);
-    run.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * run.iteration_s;
+    parts_.clock.estimate(job,
+                          parameter_server_iteration_s(in_.topology, in_.gpu_catalog,
+                                                       in_.models.at(spec.model), spec, s.placement.gpus),
+                          left);
     return;
   }
   const IterationBreakdown it = iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
                                                s.placement, parts_.batches.batch_of(job));
-  run.iteration_s = it.total_s;
-  run.estimated_total_s = static_cast<double>(spec.iterations - s.iterations_done) * it.total_s;
+  parts_.clock.estimate(job, it.total_s, left);
 }
 
 }  // namespace vnsim::sim

@@ -19,9 +19,8 @@ void JobLifecycle::set_up_then_run(JobIndex job, double now, double delay_s) {
   JobState& s = state_[job];
   estimate_run(job);
   s.phase = Phase::SettingUp;
-  parts_.clock.at(job).analytic_end_s = -1;
   s.setup_end_s = now + delay_s;
-  parts_.clock.wake_at(job, s.setup_end_s);
+  parts_.clock.set_up_until(job, s.setup_end_s);
 }
 
 // Ends the current run at `now` and credits its progress: every whole
@@ -38,7 +37,7 @@ bool JobLifecycle::stop_run(JobIndex job, double now, bool lose_since_checkpoint
   const double interval = in_.options.checkpoint_interval_s;
   const bool checkpointed = lose_since_checkpoint && interval > 0;
   const double kept_s = checkpointed ? std::floor(elapsed / interval) * interval : elapsed;
-  RunTimes& run = parts_.clock.at(job);
+  const RunTimes& run = parts_.clock.at(job);
   long long done_now = 0;
   if (parts_.rings.holds(job)) {
     const long long all = parts_.rings.stop(job, now, /*count=*/progressing);
@@ -67,8 +66,7 @@ bool JobLifecycle::stop_run(JobIndex job, double now, bool lose_since_checkpoint
   }
   if (checkpointed && elapsed > kept_s) parts_.recorder.lost_work(job, elapsed - kept_s);
   s.iterations_done = std::min<long long>(spec.iterations, s.iterations_done + std::max(0LL, done_now));
-  parts_.clock.invalidate(job);  // the stopped run's pending end (heap entry or report) is now stale
-  run.analytic_end_s = -1;
+  parts_.clock.stop(job);  // the stopped run's pending end (heap entry or report) is now stale
   s.setup_end_s = -1;
   return s.iterations_done >= spec.iterations;
 }
@@ -179,7 +177,7 @@ void JobLifecycle::resize(const ResizeJob& d, double now) {
                          parts_.platform.gpu_hosts.at(joining[i]));
   estimate_run(d.job);
   s.phase = Phase::SettingUp;
-  parts_.clock.at(d.job).analytic_end_s = -1;
+  parts_.clock.set_up_until_reported(d.job);
   s.setup_end_s = now + parts_.costs.communicator_setup_s();  // at least; the flows add their time
   parts_.actors.launch(std::move(b));
 }

@@ -33,7 +33,7 @@ bool QuietRings::start_quiet_segment(JobIndex job, double now) {
   // The registry only takes note; the ring leaves its quiet segment in traffic_changed.
   user->became_contended = [this, job] { woken_.push_back(job); };
   r.quiet = std::move(user);
-  time_analytically(job, iterations_left(r), ring_rate(job, r.placement, 1), now);
+  ctx_.clock.begin_analytic_segment(job, iterations_left(r), ring_rate(job, r.placement, 1), now);
   return true;
 }
 

@@ -19,8 +19,8 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
         "ReplayOptions::macro_iterations must be >= 0 (0 = simulate every iteration)");
   simgrid::s4u::Engine& engine = sim::create_configured_engine();
   sim::enable_gpu_energy_plugin();
-  const sim::Platform platform = sim::build_platform(cluster, gpu_catalog);
   const Topology topology(cluster);
+  const sim::Platform platform = sim::build_platform(topology, gpu_catalog);
   const sim::ReplayInputs inputs{cluster, topology, gpu_catalog, models, jobs, policy, options};
   sim::ReplayRecorder recorder(jobs);
   std::vector<sim::ReplayRecorder::GpuRate> rates;

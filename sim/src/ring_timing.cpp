@@ -52,10 +52,8 @@ std::shared_ptr<RingState> RingTiming::simulate(JobIndex job, const Placement& p
                                                 bool hand_off_when_alone) {
   const ReplayOptions& options = ctx_.in.options;
   const ModelParams& model = ctx_.in.models.at(ctx_.in.jobs[job].model);
-  RunTimes& run = ctx_.clock.at(job);
-  run.analytic_end_s = -1;
-  run.segment_start_s = now;
-  run.estimated_total_s = static_cast<double>(iterations) * run.iteration_s - head_start_s;
+  ctx_.clock.begin_actor_segment(job, iterations, head_start_s, now);
+  const RunTimes& run = ctx_.clock.at(job);
   RingJob ring;
   ring.job = job;
   ring.epoch = run.epoch;
@@ -84,15 +82,7 @@ std::shared_ptr<RingState> RingTiming::simulate(JobIndex job, const Placement& p
 void RingTiming::set_actor_rates(JobIndex job, const Placement& placement, RingState& ring) {
   for (std::size_t r = 0; r < placement.gpus.size(); ++r)
     set_ring_rank_rate(ring, r, ctx_.sharing.gpu_rate(job, placement.gpus[r]));
-  ctx_.clock.at(job).progress.note_rate(ctx_.sharing.slowest_rate(job, placement.gpus));
-}
-
-void RingTiming::time_analytically(JobIndex job, long long iterations, double rate, double now) {
-  RunTimes& run = ctx_.clock.at(job);
-  run.segment_start_s = now;
-  run.estimated_total_s = static_cast<double>(std::max(0LL, iterations)) * run.iteration_s;
-  run.progress.begin_segment(rate, now);
-  ctx_.clock.end_at(job, now + run.estimated_total_s / run.progress.rate());
+  ctx_.clock.note_rate(job, ctx_.sharing.slowest_rate(job, placement.gpus));
 }
 
 long long RingTiming::analytic_iterations_done(JobIndex job, double now) const {

@@ -4,8 +4,9 @@
 // engines"), behind one interface. The controller tells the engine when a
 // ring's run starts, stops, ends or changes compute speed, and when the
 // traffic on the network changed; the engine owns how the ring is timed
-// (actors, analytic segments, fluid contention) and writes the run's
-// expected end into the RunClock. Each engine keeps its own per-job state.
+// (actors, analytic segments, fluid contention) and tells the RunClock, the
+// one writer of each job's run on the clock, of each segment it begins and
+// each change of speed. Each engine keeps its own per-job state.
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -82,14 +83,12 @@ class RingTiming {
   double ring_rate(JobIndex job, const Placement& placement, double comm_stretch) const;
   // The ring's `iterations` left run as actors from `now`, the first one
   // already `head_start_s` along (RingJob::head_start_s); the run keeps its
-  // own time (no analytic end) until they report.
+  // own time (RunClock::begin_actor_segment) until they report.
   std::shared_ptr<RingState> simulate(JobIndex job, const Placement& placement, long long iterations,
                                       double now, double head_start_s, bool hand_off_when_alone);
   // The ranks' compute speeds changed: the actors take them from their next
   // macro-iteration; the run's progress notes the slowest.
   void set_actor_rates(JobIndex job, const Placement& placement, RingState& ring);
-  // Times `iterations` from `now` like a single-node job's, at `rate`.
-  void time_analytically(JobIndex job, long long iterations, double rate, double now);
   // Whole iterations of an analytically timed segment: a stop loses the one in flight.
   long long analytic_iterations_done(JobIndex job, double now) const;
 

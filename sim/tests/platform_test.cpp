@@ -37,8 +37,8 @@ std::vector<std::string> simgrid_route(const sim::Platform& p, GpuId a, GpuId b,
 TEST(Platform, RoutesMatchCoreTopology) {
   Cluster cluster(testing::test_cluster("sim-2x2x4-os2"));
   sim::create_configured_engine();
-  const sim::Platform p = sim::build_platform(cluster, GpuCatalog::builtin());
   const Topology topo(cluster);
+  const sim::Platform p = sim::build_platform(topo, GpuCatalog::builtin());
   ASSERT_EQ(static_cast<int>(p.gpu_hosts.size()), cluster.gpu_count());
 
   struct Case {
@@ -64,7 +64,7 @@ TEST(Platform, RoutesMatchCoreTopology) {
     EXPECT_NEAR(latency, path.latency_s, 1e-15);
     EXPECT_NEAR(latency, c.latency_s, 1e-15);
   }
-  EXPECT_EQ(sim::gpu_host_name(cluster, 15), "r1n1g3");
+  EXPECT_EQ(topo.gpu_name(15), "r1n1g3");
   EXPECT_EQ(p.gpu_hosts[15]->get_name(), "r1n1g3");
 }
 
@@ -74,8 +74,8 @@ TEST(Platform, LinkBandwidthsMatchCoreTopology) {
   spec.racks[1].nodes[0].nic_count = 2;
   Cluster cluster(spec);
   simgrid::s4u::Engine& e = sim::create_configured_engine();
-  sim::build_platform(cluster, GpuCatalog::builtin());
   const Topology topo(cluster);
+  sim::build_platform(topo, GpuCatalog::builtin());
   for (const NodeInfo& n : cluster.nodes())
     EXPECT_DOUBLE_EQ(e.link_by_name(n.name + "-nic_UP")->get_bandwidth(), topo.node_nic_Bps(n.id)) << n.name;
   for (RackId r = 0; r < cluster.rack_count(); ++r)
@@ -104,7 +104,7 @@ TEST(Platform, ClashingNamesAreAnInputError) {
   Cluster cluster(spec);
   sim::create_configured_engine();
   try {
-    sim::build_platform(cluster, GpuCatalog::builtin());
+    sim::build_platform(Topology(cluster), GpuCatalog::builtin());
     FAIL() << "clashing names were accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("'r0n0g1'"), std::string::npos) << e.what();

@@ -22,7 +22,8 @@ namespace {
 TEST(RingStop, ARingStoppedWhileASendWaitsForASlowerRankIsReleased) {
   Cluster cluster(testing::test_cluster("sim-1x2x1"));
   simgrid::s4u::Engine& engine = sim::create_configured_engine();
-  const sim::Platform p = sim::build_platform(cluster, GpuCatalog::builtin());
+  const Topology topology(cluster);
+  const sim::Platform p = sim::build_platform(topology, GpuCatalog::builtin());
   bool released = false;
   bool released_before_stop = true;
   simgrid::s4u::Actor::create("driver", p.gpu_hosts.at(0), [&] {

@@ -1,8 +1,9 @@
 #pragma once
 // The effective capacity of each kind of cluster link: line rate times the
 // efficiency factors of the cluster spec (docs/CLUSTER_SPEC.md). The one
-// formula the Topology graph, the SimGrid platform (sim/src/platform.cpp)
-// and the collective cost model use.
+// formula, called only where the Topology builds its links
+// (core/src/topology.cpp); the SimGrid platform (sim/src/platform.cpp) and
+// the collective cost model read the capacities from the Topology.
 #include "vnsim/core/cluster.hpp"
 
 namespace vnsim {

@@ -19,6 +19,16 @@ struct PathInfo {
   double latency_s = 0;            // sum of link latencies
 };
 
+// One link of the cluster network. Topology is the one place that decides
+// which links exist, their names, capacities and latencies; the SimGrid
+// platform (sim/src/platform.cpp) and the collective cost model read them
+// here.
+struct TopologyLink {
+  std::string name;          // e.g. "r0n1g3-nvl", "r0n1-nic", "r0-uplink"
+  double bandwidth_Bps = 0;  // after the efficiency factors (link_capacity.hpp)
+  double latency_s = 0;
+};
+
 class Topology {
  public:
   explicit Topology(const Cluster& cluster);
@@ -29,6 +39,19 @@ class Topology {
   const Cluster& cluster() const { return cluster_; }
   PathInfo path(GpuId a, GpuId b) const;
   Locality locality(GpuId a, GpuId b) const;
+
+  // The links themselves: a GPU's own NVLink/PCIe link to its node's switch,
+  // a node's NICs (together) to its ToR, a rack's ToR uplink to the spine
+  // (its latency includes the spine's).
+  const TopologyLink& gpu_link(GpuId g) const;
+  const TopologyLink& nic_link(NodeId n) const;
+  const TopologyLink& rack_uplink(RackId r) const;
+  // The points those links join, by the names the SimGrid platform gives
+  // its hosts and routers: a GPU ("<node>g<i>"), a node's NIC ("<node>-nic"),
+  // a rack's ToR ("<rack>-tor").
+  const std::string& gpu_name(GpuId g) const;
+  const std::string& nic_name(NodeId n) const;
+  const std::string& tor_name(RackId r) const;
 
   // Uplink bandwidth of a rack (ToR -> spine), bytes/s after efficiency.
   double rack_uplink_Bps(RackId r) const;
