@@ -95,7 +95,7 @@ std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int
 std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
-  if (auto filtered = reject_non_data_parallel(input, name())) {
+  if (auto filtered = reject_non_data_parallel(input, name(), data_parallel_)) {
     std::vector<Decision> out = std::move(filtered->second);
     for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
     return out;

@@ -79,6 +79,7 @@ class OptimusPolicy : public Policy {
   std::vector<Memo> memos_;
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   std::size_t full_rounds_ = 0;
+  std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
   // A settled round: one GPU went to each of the first jobs in arrival order
   // and none was left (so the remaining iterations decided nothing), and
   // every job that got a GPU was running on one GPU, so it decided nothing.
