@@ -37,12 +37,13 @@ bool before_by_gain(const Bid& a, const Bid& b) {
 
 // The auction: the bids in the order above after the leased jobs, given to
 // priority_pass. This runs at every lease end, millions of times on a long
-// queue (docs/PERFORMANCE.md), and the pass chooses jobs only while GPUs
-// are left to count: so the order is made only as far as the pass can
-// choose (two heaps popped one bid at a time), and of the bids after that
-// only the running ones are passed on, in their order, because the pass
-// preempts them (lowest priority first) and ignores queued jobs it cannot
-// choose. The pass's decisions are the same as with every bid in order.
+// queue (docs/PERFORMANCE.md), and the pass chooses a job only when its GPUs
+// fit in the count left: so queued jobs wider than the count are left out,
+// the order is made only as far as the pass can choose (two heaps popped
+// one bid at a time), and of the bids after that only the running ones are
+// passed on, in their order, because the pass preempts them (lowest
+// priority first) and ignores queued jobs it does not choose. The pass's
+// decisions are the same as with every bid in order.
 std::vector<Decision> auction(const SchedulerInput& input, std::vector<PassCandidate> ordered,
                               std::vector<Bid>& bids, double fairness_knob, PlacementStrategy& placement,
                               std::size_t& ranked) {
@@ -51,22 +52,29 @@ std::vector<Decision> auction(const SchedulerInput& input, std::vector<PassCandi
       std::min(bids.size(), std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(share - 1e-9))));
   const auto mid = bids.begin() + static_cast<std::ptrdiff_t>(first);
   std::nth_element(bids.begin(), mid, bids.end(), before_by_rho);
-  for (auto it = bids.begin(); it != mid; ++it)
-    it->gain_per_gpu =
-        it->rho > 0 ? std::log(it->rho_wait / it->rho) / std::max(1, it->candidate.spec->gpus) : 0;
   // GPUs the pass counts as left (priority_pass: the cluster, or the
   // capacity when capped), after the leased jobs it walks first.
   int capacity = input.view->cluster().gpu_count();
   if (input.gpu_capacity >= 0) capacity = std::min(capacity, input.gpu_capacity);
   for (const PassCandidate& c : ordered)
     if (c.spec->gpus <= capacity) capacity -= c.spec->gpus;
+  // The count only falls, so a queued job wider than it is now is never
+  // chosen: only the others, and every running bid (the pass may preempt
+  // it), are ordered, each round of the auction on its own.
+  const auto kept = [&](const Bid& b) {
+    return b.candidate.placement != nullptr || b.candidate.spec->gpus <= capacity;
+  };
+  auto first_end = std::partition(bids.begin(), mid, kept);
+  auto rest_end = std::partition(mid, bids.end(), kept);
+  for (auto it = bids.begin(); it != first_end; ++it)
+    it->gain_per_gpu =
+        it->rho > 0 ? std::log(it->rho_wait / it->rho) / std::max(1, it->candidate.spec->gpus) : 0;
   int smallest = std::numeric_limits<int>::max();
-  for (const Bid& b : bids) smallest = std::min(smallest, b.candidate.spec->gpus);
+  for (auto it = bids.begin(); it != first_end; ++it) smallest = std::min(smallest, it->candidate.spec->gpus);
+  for (auto it = mid; it != rest_end; ++it) smallest = std::min(smallest, it->candidate.spec->gpus);
   // std heaps keep the largest first: "less" is "comes later".
   const auto later_by_gain = [](const Bid& a, const Bid& b) { return before_by_gain(b, a); };
   const auto later_by_rho = [](const Bid& a, const Bid& b) { return before_by_rho(b, a); };
-  auto first_end = mid;
-  auto rest_end = bids.end();
   std::make_heap(bids.begin(), first_end, later_by_gain);
   bool rest_heaped = false;
   while (capacity >= smallest && (first_end != bids.begin() || rest_end != mid)) {
