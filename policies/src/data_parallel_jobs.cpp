@@ -16,20 +16,39 @@ std::optional<std::string> not_data_parallel_reason(const std::string& policy, c
 }
 
 std::optional<std::pair<SchedulerInput, std::vector<Decision>>> reject_non_data_parallel(
-    const SchedulerInput& input, const std::string& policy) {
+    const SchedulerInput& input, const std::string& policy, std::vector<char>& runnable) {
+  // Look first, copy only when a job is rejected (almost never).
+  bool any = false;
+  for (const QueuedJob& q : input.queued) {
+    if (q.index < runnable.size() && runnable[q.index] != 0) continue;
+    if (not_data_parallel_reason(policy, *q.spec)) {
+      any = true;
+      continue;
+    }
+    if (runnable.size() <= q.index) runnable.resize(q.index + 1, 0);
+    runnable[q.index] = 1;
+  }
+  if (!any) return std::nullopt;
   SchedulerInput kept;
   kept.now_s = input.now_s;
   kept.view = input.view;
   kept.running = input.running;
   std::vector<Decision> rejected;
   for (const QueuedJob& q : input.queued) {
-    if (auto reason = not_data_parallel_reason(policy, *q.spec))
+    if (q.index < runnable.size() && runnable[q.index] != 0)
+      kept.queued.push_back(q);
+    else if (auto reason = not_data_parallel_reason(policy, *q.spec))
       rejected.emplace_back(std::in_place_type<RejectJob>, RejectJob{q.index, std::move(*reason)});
     else
       kept.queued.push_back(q);
   }
-  if (rejected.empty()) return std::nullopt;
   return std::make_pair(std::move(kept), std::move(rejected));
+}
+
+std::optional<std::pair<SchedulerInput, std::vector<Decision>>> reject_non_data_parallel(
+    const SchedulerInput& input, const std::string& policy) {
+  std::vector<char> runnable;
+  return reject_non_data_parallel(input, policy, runnable);
 }
 
 }  // namespace vnsim

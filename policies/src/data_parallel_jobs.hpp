@@ -19,5 +19,10 @@ std::optional<std::string> not_data_parallel_reason(const std::string& policy, c
 // them, and a RejectJob with the reason for each. nullopt when every job can run.
 std::optional<std::pair<SchedulerInput, std::vector<Decision>>> reject_non_data_parallel(
     const SchedulerInput& input, const std::string& policy);
+// The same, skipping the jobs `runnable` (by job index) already marks and
+// marking those found runnable: a job's spec never changes, and a round-based
+// policy calls this on its whole queue at every event (docs/PERFORMANCE.md).
+std::optional<std::pair<SchedulerInput, std::vector<Decision>>> reject_non_data_parallel(
+    const SchedulerInput& input, const std::string& policy, std::vector<char>& runnable);
 
 }  // namespace vnsim

@@ -93,7 +93,7 @@ void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& 
   for (const std::string& type : cluster.gpu_types()) p.type_gpus.push_back(cluster.gpu_count_of_type(type));
   for (const Active& a : active) {
     const JobMemo& m = memos_[a.index];
-    p.throughput.push_back(a.throughput);
+    p.throughput.emplace_back(a.throughput.begin(), a.throughput.end());
     p.scale.push_back(a.spec->gpus);
     p.remaining_steps.push_back(std::max(0.0, static_cast<double>(a.spec->iterations) - m.steps_done));
     p.since_start_s.push_back(std::max(0.0, input.now_s - a.spec->submit_s));
@@ -138,15 +138,15 @@ std::vector<double> GavelPolicy::total_time_per_type(const std::vector<Active>& 
   return type_time;
 }
 
-std::vector<double> GavelPolicy::priorities(const Active& a, const std::vector<double>& type_time) const {
+void GavelPolicy::priorities(const Active& a, const std::vector<double>& type_time,
+                             std::vector<double>& out) const {
   const JobMemo& m = memos_[a.index];
-  std::vector<double> out(type_time.size(), 0);
+  out.assign(type_time.size(), 0);
   for (std::size_t j = 0; j < out.size() && j < m.x.size(); ++j) {
     if (!(m.x[j] > 0) || !(a.throughput[j] > 0) || !(type_time[j] > 0)) continue;
     // The pseudo-count keeps every time counter positive, so the fraction is too.
     out[j] = m.x[j] / (m.time_s[j] / type_time[j]);
   }
-  return out;
 }
 
 std::optional<Placement> GavelPolicy::place(FreeGpus& free, const Active& a, int type) {
@@ -196,9 +196,10 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
   }
   std::vector<JobIndex> index_of;
   std::vector<Pick> picks;
+  std::vector<double> prio;
   for (std::size_t pos = 0; pos < active.size(); ++pos) {
     index_of.push_back(active[pos].index);
-    const std::vector<double> prio = priorities(active[pos], type_time);
+    priorities(active[pos], type_time, prio);
     for (int j = 0; j < types; ++j)
       if (prio[j] > 0)
         picks.push_back(Pick{prio[j], memos_[active[pos].index].x[j], pos, j, active[pos].throughput[j]});
@@ -313,10 +314,11 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
   const std::vector<double> type_time = total_time_per_type(active, types);
   std::vector<JobIndex> index_of;
   std::vector<Pick> picks;
+  std::vector<double> prio;
   for (std::size_t pos = 0; pos < active.size(); ++pos) {
     index_of.push_back(active[pos].index);
     if (active[pos].running != nullptr) continue;
-    const std::vector<double> prio = priorities(active[pos], type_time);
+    priorities(active[pos], type_time, prio);
     const double x_total =
         std::accumulate(memos_[active[pos].index].x.begin(), memos_[active[pos].index].x.end(), 0.0);
     // Jobs without an allocation yet (arrived since the last round) come
@@ -348,7 +350,7 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
 std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
-  if (auto filtered = reject_non_data_parallel(input, name())) {
+  if (auto filtered = reject_non_data_parallel(input, name(), data_parallel_)) {
     std::vector<Decision> out = std::move(filtered->second);
     for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
     return out;
@@ -359,6 +361,9 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   const Topology& topology = input.view->topology();
   std::vector<Decision> out;
   std::vector<Active> active;
+  // Every memo exists before any Active points into one.
+  for (const RunningJob& r : input.running) memo(r.index);
+  for (const QueuedJob& q : input.queued) memo(q.index);
   auto init = [&](JobMemo& m) {
     if (m.time_s.size() != types) m.time_s.assign(types, params_.round_s / 2);  // Gavel's pseudo-count
   };

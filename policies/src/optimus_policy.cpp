@@ -36,12 +36,32 @@ OptimusPolicy::Memo& OptimusPolicy::memo(JobIndex job) {
 std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int gpus, int gpus_per_node,
                                          const std::string& gpu_type) {
   std::vector<int> k(jobs.size(), 0);
+  // Each job's cached times, looked up once per round (none outside decide()).
+  const bool cached =
+      times_topology_ != nullptr && gpu_type == times_type_ && gpus_per_node == times_per_node_;
+  std::vector<JobTimes*> times(jobs.size(), nullptr);
+  auto times_of = [&](std::size_t j) -> JobTimes* {
+    if (cached && times[j] == nullptr) times[j] = &times_[jobs[j].spec];
+    return times[j];
+  };
   auto time_on = [&](std::size_t j, int n) {
-    return estimator_.fixed_batch(*jobs[j].spec, gpu_type, nodes_for(n, gpus_per_node), n).iteration_s;
+    JobTimes* t = times_of(j);
+    if (t == nullptr)
+      return estimator_.fixed_batch(*jobs[j].spec, gpu_type, nodes_for(n, gpus_per_node), n).iteration_s;
+    if (t->iteration_s.size() <= static_cast<std::size_t>(n)) t->iteration_s.resize(n + 1, -1);
+    double& s = t->iteration_s[n];
+    if (s < 0)
+      s = estimator_.fixed_batch(*jobs[j].spec, gpu_type, nodes_for(n, gpus_per_node), n).iteration_s;
+    return s;
   };
   auto limit = [&](std::size_t j) {
+    JobTimes* t = times_of(j);
+    if (t != nullptr && t->limit >= 0) return t->limit;
     const ModelParams& m = estimator_.model(*jobs[j].spec);
-    return std::min({params_.max_gpus_per_job, jobs[j].spec->global_batch / std::max(1, m.min_local_batch)});
+    const int l =
+        std::min({params_.max_gpus_per_job, jobs[j].spec->global_batch / std::max(1, m.min_local_batch)});
+    if (t != nullptr) t->limit = l;
+    return l;
   };
   int left = gpus;
   for (std::size_t j = 0; j < jobs.size() && left > 0; ++j)
@@ -75,7 +95,7 @@ std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int
 std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
-  if (auto filtered = reject_non_data_parallel(input, name())) {
+  if (auto filtered = reject_non_data_parallel(input, name(), data_parallel_)) {
     std::vector<Decision> out = std::move(filtered->second);
     for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
     return out;
@@ -83,10 +103,24 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   const double now = input.now_s;
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;
+  // Nothing changed since a settled round: it would decide nothing again,
+  // so only the running jobs' progress is counted, as the round would.
+  // On a long queue most rounds are such (docs/PERFORMANCE.md).
+  if (settled_unchanged(input)) {
+    for (const RunningJob& r : input.running) count_progress(memo(r.index), now);
+    return {};
+  }
+  ++full_rounds_;
   estimator_.use_topology(input.view->topology());
   const Cluster& cluster = input.view->cluster();
   const std::string gpu_type = cluster.gpu(0).type;
   const int per_node = cluster.max_gpus_per_node();
+  if (times_topology_ != &input.view->topology() || times_type_ != gpu_type || times_per_node_ != per_node) {
+    times_.clear();
+    times_topology_ = &input.view->topology();
+    times_type_ = gpu_type;
+    times_per_node_ = per_node;
+  }
 
   // Remaining iterations: the job's total minus what its estimated
   // iteration time says it did since the last round.
@@ -97,9 +131,7 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   auto add = [&](JobIndex job, const JobSpec* spec) {
     Memo& m = memo(job);
     if (m.remaining_iterations < 0) m.remaining_iterations = static_cast<double>(spec->iterations);
-    if (m.iteration_s > 0) m.remaining_iterations -= (now - m.last_update_s) / m.iteration_s;
-    m.remaining_iterations = std::max(1.0, m.remaining_iterations);
-    m.last_update_s = now;
+    count_progress(m, now);
     jobs.push_back(Candidate{spec, m.remaining_iterations});
     index.push_back(job);
   };
@@ -159,7 +191,57 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
     memo(index[j]).iteration_s = t.gpus_per_node.empty() ? 0 : c.iteration_s;
     targets.push_back(std::move(t));
   }
-  return apply_targets(input, targets, ResizeMode::CheckpointRestart);
+  std::vector<Decision> out = apply_targets(input, targets, ResizeMode::CheckpointRestart);
+  remember_if_settled(input, k, index, !out.empty());
+  return out;
+}
+
+// The round's estimate of the iterations done since the last update (none
+// while the job holds no GPU).
+void OptimusPolicy::count_progress(Memo& m, double now) const {
+  if (m.iteration_s > 0) m.remaining_iterations -= (now - m.last_update_s) / m.iteration_s;
+  m.remaining_iterations = std::max(1.0, m.remaining_iterations);
+  m.last_update_s = now;
+}
+
+bool OptimusPolicy::settled_unchanged(const SchedulerInput& input) const {
+  if (!settled_ || input.queued.size() != settled_queued_.size() ||
+      input.running.size() != settled_running_.size())
+    return false;
+  for (std::size_t i = 0; i < input.queued.size(); ++i)
+    if (input.queued[i].index != settled_queued_[i]) return false;
+  for (std::size_t i = 0; i < input.running.size(); ++i)
+    if (input.running[i].index != settled_running_[i].first ||
+        input.running[i].placement.gpus != settled_running_[i].second)
+      return false;
+  return true;
+}
+
+// With every GPU given out one per job in arrival order, the greedy's gains
+// (the only use of the remaining iterations) never ran, so the same jobs and
+// placements give the same counts at any later time. When each job given a
+// GPU already runs on one GPU, no decision depends on anything else (not
+// even which GPUs are free), so the round is settled.
+void OptimusPolicy::remember_if_settled(const SchedulerInput& input, const std::vector<int>& k,
+                                        const std::vector<JobIndex>& index, bool decided) {
+  settled_ = false;
+  settled_queued_.clear();
+  settled_running_.clear();
+  const int gpus = input.view->cluster().gpu_count();
+  int given = 0;
+  for (int n : k) {
+    if (n > 1) return;
+    given += n;
+  }
+  if (decided || given != gpus) return;
+  std::vector<char> one_gpu(memos_.size(), 0);
+  for (const RunningJob& r : input.running)
+    if (r.placement.gpus.size() == 1) one_gpu[r.index] = 1;
+  for (std::size_t j = 0; j < k.size(); ++j)
+    if ((k[j] == 1) != (one_gpu[index[j]] != 0)) return;
+  settled_ = true;
+  for (const QueuedJob& q : input.queued) settled_queued_.push_back(q.index);
+  for (const RunningJob& r : input.running) settled_running_.emplace_back(r.index, r.placement.gpus);
 }
 
 std::optional<double> OptimusPolicy::next_timer_s(double now_s) const {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -22,6 +23,90 @@ struct Bid {
   double gain_per_gpu;  // rise in log(rho) the job avoids by running this lease, per GPU
   PassCandidate candidate;
 };
+
+// The auction's order: the first round (the 1 - f fraction with the worst
+// rho) by gain per GPU, then the rest by rho; job indices are unique, so
+// both keys order totally.
+bool before_by_rho(const Bid& a, const Bid& b) {
+  return std::make_tuple(-a.rho, a.candidate.index) < std::make_tuple(-b.rho, b.candidate.index);
+}
+bool before_by_gain(const Bid& a, const Bid& b) {
+  return std::make_tuple(-a.gain_per_gpu, -a.rho, a.candidate.index) <
+         std::make_tuple(-b.gain_per_gpu, -b.rho, b.candidate.index);
+}
+
+// The auction: the bids in the order above after the leased jobs, given to
+// priority_pass. This runs at every lease end, millions of times on a long
+// queue (docs/PERFORMANCE.md), and the pass chooses a job only when its GPUs
+// fit in the count left: so queued jobs wider than the count are left out,
+// the order is made only as far as the pass can choose (two heaps popped
+// one bid at a time), and of the bids after that only the running ones are
+// passed on, in their order, because the pass preempts them (lowest
+// priority first) and ignores queued jobs it does not choose. The pass's
+// decisions are the same as with every bid in order.
+std::vector<Decision> auction(const SchedulerInput& input, std::vector<PassCandidate> ordered,
+                              std::vector<Bid>& bids, double fairness_knob, PlacementStrategy& placement,
+                              std::size_t& ranked) {
+  const double share = (1 - fairness_knob) * static_cast<double>(bids.size());
+  const std::size_t first =
+      std::min(bids.size(), std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(share - 1e-9))));
+  const auto mid = bids.begin() + static_cast<std::ptrdiff_t>(first);
+  std::nth_element(bids.begin(), mid, bids.end(), before_by_rho);
+  // GPUs the pass counts as left (priority_pass: the cluster, or the
+  // capacity when capped), after the leased jobs it walks first.
+  int capacity = input.view->cluster().gpu_count();
+  if (input.gpu_capacity >= 0) capacity = std::min(capacity, input.gpu_capacity);
+  for (const PassCandidate& c : ordered)
+    if (c.spec->gpus <= capacity) capacity -= c.spec->gpus;
+  // The count only falls, so a queued job wider than it is now is never
+  // chosen: only the others, and every running bid (the pass may preempt
+  // it), are ordered, each round of the auction on its own.
+  const auto kept = [&](const Bid& b) {
+    return b.candidate.placement != nullptr || b.candidate.spec->gpus <= capacity;
+  };
+  auto first_end = std::partition(bids.begin(), mid, kept);
+  auto rest_end = std::partition(mid, bids.end(), kept);
+  for (auto it = bids.begin(); it != first_end; ++it)
+    it->gain_per_gpu =
+        it->rho > 0 ? std::log(it->rho_wait / it->rho) / std::max(1, it->candidate.spec->gpus) : 0;
+  int smallest = std::numeric_limits<int>::max();
+  for (auto it = bids.begin(); it != first_end; ++it) smallest = std::min(smallest, it->candidate.spec->gpus);
+  for (auto it = mid; it != rest_end; ++it) smallest = std::min(smallest, it->candidate.spec->gpus);
+  // std heaps keep the largest first: "less" is "comes later".
+  const auto later_by_gain = [](const Bid& a, const Bid& b) { return before_by_gain(b, a); };
+  const auto later_by_rho = [](const Bid& a, const Bid& b) { return before_by_rho(b, a); };
+  std::make_heap(bids.begin(), first_end, later_by_gain);
+  bool rest_heaped = false;
+  while (capacity >= smallest && (first_end != bids.begin() || rest_end != mid)) {
+    const Bid* next = nullptr;
+    if (first_end != bids.begin()) {
+      std::pop_heap(bids.begin(), first_end, later_by_gain);
+      next = &*--first_end;
+    } else {
+      if (!rest_heaped) std::make_heap(mid, rest_end, later_by_rho);
+      rest_heaped = true;
+      std::pop_heap(mid, rest_end, later_by_rho);
+      next = &*--rest_end;
+    }
+    ordered.push_back(next->candidate);
+    ++ranked;
+    if (next->candidate.spec->gpus <= capacity) capacity -= next->candidate.spec->gpus;
+  }
+  // Running jobs not reached: never chosen, in their order.
+  std::vector<const Bid*> first_left;
+  std::vector<const Bid*> rest_left;
+  for (auto it = bids.begin(); it != first_end; ++it)
+    if (it->candidate.placement != nullptr) first_left.push_back(&*it);
+  for (auto it = mid; it != rest_end; ++it)
+    if (it->candidate.placement != nullptr) rest_left.push_back(&*it);
+  std::sort(first_left.begin(), first_left.end(),
+            [](const Bid* a, const Bid* b) { return before_by_gain(*a, *b); });
+  std::sort(rest_left.begin(), rest_left.end(),
+            [](const Bid* a, const Bid* b) { return before_by_rho(*a, *b); });
+  for (const Bid* b : first_left) ordered.push_back(b->candidate);
+  for (const Bid* b : rest_left) ordered.push_back(b->candidate);
+  return priority_pass(input, ordered, placement, /*preemptive=*/true);
+}
 
 }  // namespace
 
@@ -81,30 +166,8 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
     bids.push_back(bid(q.index, q.spec, q.estimated_remaining_s, q.attained_gpu_s,
                        PassCandidate{q.index, q.spec, q.allowed_types, nullptr}));
   std::vector<Decision> out;
-  if (!input.queued.empty()) {
-    // Job indices are unique, so these keys order totally and a plain sort
-    // gives the stable order. This call runs at every lease end, hundreds of
-    // thousands of times on a long queue (docs/PERFORMANCE.md).
-    std::sort(bids.begin(), bids.end(), [](const Bid& a, const Bid& b) {
-      return std::make_tuple(-a.rho, a.candidate.index) < std::make_tuple(-b.rho, b.candidate.index);
-    });
-    // The auction's first round: the 1 - f fraction with the worst rho. Only
-    // those are ranked by gain, so only theirs is computed.
-    const double share = (1 - params_.fairness_knob) * static_cast<double>(bids.size());
-    const std::size_t first =
-        std::min(bids.size(), std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(share - 1e-9))));
-    for (std::size_t i = 0; i < first; ++i) {
-      Bid& b = bids[i];
-      b.gain_per_gpu = b.rho > 0 ? std::log(b.rho_wait / b.rho) / std::max(1, b.candidate.spec->gpus) : 0;
-    }
-    std::sort(bids.begin(), bids.begin() + static_cast<std::ptrdiff_t>(first),
-              [](const Bid& a, const Bid& b) {
-                return std::make_tuple(-a.gain_per_gpu, -a.rho, a.candidate.index) <
-                       std::make_tuple(-b.gain_per_gpu, -b.rho, b.candidate.index);
-              });
-    for (const Bid& b : bids) ordered.push_back(b.candidate);
-    out = priority_pass(input, ordered, *placement_, /*preemptive=*/true);
-  }
+  if (!input.queued.empty())
+    out = auction(input, std::move(ordered), bids, params_.fairness_knob, *placement_, ranked_bids_);
 
   // Leases: a job started now, or an expired one that kept its GPUs, holds
   // them for another lease.

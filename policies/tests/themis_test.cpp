@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <variant>
+#include <vector>
 
 #include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
@@ -113,6 +114,25 @@ TEST(Themis, LeaseProtectsARunningJobUntilItEnds) {
   EXPECT_EQ(std::get<PreemptJob>(out2[0]).job, 0u);
   EXPECT_EQ(std::get<StartJob>(out2[1]).job, 1u);
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(600), 1200);
+}
+
+// 40 one-GPU jobs queued for 4 GPUs, the same estimate (1000 s): the earlier
+// submitted, the longer waited, the worse rho. The first round is the
+// ceil(0.2 x 40) = 8 worst (jobs 0..7); among them the gain per GPU,
+// log(1 + 600 / (elapsed + 1000)), is largest for the shortest wait, so
+// 7, 6, 5, 4 start. The auction orders only the 4 bids the 4 GPUs can take,
+// not the 40 (a counter, not a timer).
+TEST(Themis, AuctionOrdersOnlyTheBidsTheFreeGpusCanTake) {
+  World w;
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 40; ++i) jobs.push_back(job("j", 1, i));
+  ThemisPolicy policy;
+  SchedulerInput in = w.input(100);
+  for (std::size_t i = 0; i < jobs.size(); ++i) in.queued.push_back(QueuedJob{i, &jobs[i], 0, 1000});
+  const auto out = policy.decide(in);
+  ASSERT_EQ(out.size(), 4u);
+  for (std::size_t i = 0; i < out.size(); ++i) EXPECT_EQ(std::get<StartJob>(out[i]).job, 7 - i);
+  EXPECT_EQ(policy.ranked_bids(), 4u);
 }
 
 TEST(Themis, RejectsBadParameters) {

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,7 +77,9 @@ class GavelPolicy : public Policy {
     JobIndex index;
     const JobSpec* spec;
     const RunningJob* running;  // nullptr when queued
-    std::vector<double> throughput;
+    // The job's memo row (JobMemo::row), not a copy: a round reads it for
+    // every active job, and copying it allocated once per job per round.
+    std::span<const double> throughput;
   };
 
   JobMemo& memo(JobIndex job);
@@ -84,7 +87,8 @@ class GavelPolicy : public Policy {
   void account_time(const SchedulerInput& input);
   void solve(const SchedulerInput& input, const std::vector<Active>& active);
   std::vector<double> total_time_per_type(const std::vector<Active>& active, int types) const;
-  std::vector<double> priorities(const Active& a, const std::vector<double>& type_time) const;
+  // Into `out` (one per type), reused across jobs to spare an allocation each.
+  void priorities(const Active& a, const std::vector<double>& type_time, std::vector<double>& out) const;
   void add_sharing(const SchedulerInput& input, const std::vector<Active>& active, GavelProblem& p) const;
   struct PairPick {
     double priority;
@@ -118,6 +122,7 @@ class GavelPolicy : public Policy {
   double last_reset_s_ = 0;
   std::size_t solves_ = 0;
   bool want_timer_ = false;
+  std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
 };
 
 }  // namespace vnsim

@@ -9,9 +9,12 @@
 // (GoodputEstimator::fixed_batch). A job whose GPU count is unchanged keeps
 // its GPUs; the others are packed, smallest first, onto the nodes with the
 // most free GPUs and restart from a checkpoint.
+#include <cstddef>
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "vnsim/policies/goodput_estimator.hpp"
@@ -41,6 +44,9 @@ class OptimusPolicy : public Policy {
                             const std::string& gpu_type);
 
   GoodputEstimator& estimator() { return estimator_; }
+  // Rounds computed in full so far; a round whose jobs and placements are
+  // those of a settled round (below) is not computed again.
+  std::size_t full_rounds() const { return full_rounds_; }
 
  private:
   struct Memo {
@@ -49,11 +55,38 @@ class OptimusPolicy : public Policy {
     double last_update_s = 0;
   };
   Memo& memo(JobIndex job);
+  void count_progress(Memo& m, double now) const;
+  bool settled_unchanged(const SchedulerInput& input) const;
+  void remember_if_settled(const SchedulerInput& input, const std::vector<int>& k,
+                           const std::vector<JobIndex>& index, bool decided);
+
+  // A job's iteration time on n GPUs (index n; -1 not yet asked) and its
+  // GPU limit, asked again every round and fixed for the run's topology:
+  // asking the estimator (string-keyed caches) was most of a round's cost.
+  struct JobTimes {
+    int limit = -1;
+    std::vector<double> iteration_s;
+  };
 
   OptimusParams params_;
   GoodputEstimator estimator_;
+  // Valid for one topology, GPU type and node size (set by decide(); a
+  // direct allocate() call outside decide() asks the estimator).
+  const Topology* times_topology_ = nullptr;
+  std::string times_type_;
+  int times_per_node_ = 0;
+  std::unordered_map<const JobSpec*, JobTimes> times_;
   std::vector<Memo> memos_;
   double next_round_s_ = -std::numeric_limits<double>::infinity();
+  std::size_t full_rounds_ = 0;
+  std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
+  // A settled round: one GPU went to each of the first jobs in arrival order
+  // and none was left (so the remaining iterations decided nothing), and
+  // every job that got a GPU was running on one GPU, so it decided nothing.
+  // Its queue and running jobs; empty when the last round was not settled.
+  bool settled_ = false;
+  std::vector<JobIndex> settled_queued_;
+  std::vector<std::pair<JobIndex, std::vector<GpuId>>> settled_running_;
 };
 
 }  // namespace vnsim

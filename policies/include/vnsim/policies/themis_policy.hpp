@@ -9,6 +9,7 @@
 // greedy auction picks by the rise in log(1/rho) a job avoids by running
 // this lease, per GPU: the proportional-fairness (Nash) objective Themis'
 // arbiter maximises, for gang jobs that either get their demand or nothing.
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -40,6 +41,9 @@ class ThemisPolicy : public Policy {
   // `cluster_gpus` GPUs shared by `contention` jobs.
   static double rho(double elapsed_s, double remaining_s, double alone_s, int gpus, int cluster_gpus,
                     int contention);
+  // Bids put in auction order so far: only as many as the GPUs left to give
+  // can take, not the whole queue (docs/PERFORMANCE.md).
+  std::size_t ranked_bids() const { return ranked_bids_; }
 
  private:
   struct JobMemo {
@@ -52,6 +56,7 @@ class ThemisPolicy : public Policy {
   std::unique_ptr<PlacementStrategy> placement_;
   std::vector<JobMemo> memos_;
   double next_lease_end_s_ = std::numeric_limits<double>::infinity();
+  std::size_t ranked_bids_ = 0;
 };
 
 }  // namespace vnsim
