@@ -52,28 +52,46 @@ int nodes_needed(const std::vector<NodeId>& sorted_nodes, const FreePool& free, 
 
 std::optional<std::vector<GpuId>> find_consolidated_gpus(
     const Cluster& cluster, const std::function<std::vector<GpuId>(NodeId)>& free_gpus_on_node, int count,
-    GpuTypeMask allowed) {
+    GpuTypeMask allowed, const std::function<int(NodeId)>& free_count_on_node) {
   if (count <= 0) throw std::invalid_argument("find_consolidated_gpus: count must be positive");
   if (count > cluster.gpu_count()) return std::nullopt;
   const int node_count = cluster.node_count();
-  FreePool free;
-  free.pool.reserve(cluster.gpu_count());
-  free.start.resize(node_count + 1);
-
-  // (1) The first node that fits wins, so the scan stops there; otherwise it
-  // has gathered every node's free GPUs for steps (2) and (3).
-  for (NodeId n = 0; n < node_count; ++n) {
-    free.start[n] = static_cast<int>(free.pool.size());
+  const auto allowed_free_on = [&](NodeId n, std::vector<GpuId>& out) {
     const GpuTypeMask node_types = cluster.node_type_mask(n);
-    if ((node_types & allowed) == 0) continue;  // skip the callback's allocation
+    if ((node_types & allowed) == 0) return;  // skip the callback's allocation
+    if (free_count_on_node && free_count_on_node(n) == 0) return;
     const bool filter = (node_types & ~allowed) != 0;
     for (GpuId g : free_gpus_on_node(n))
-      if (!filter || (cluster.gpu_type_bit(g) & allowed) != 0) free.pool.push_back(g);
-    if (static_cast<int>(free.pool.size()) - free.start[n] >= count) {
-      std::vector<GpuId> chosen(free.pool.begin() + free.start[n], free.pool.begin() + free.start[n] + count);
-      std::sort(chosen.begin(), chosen.end());
-      return chosen;
+      if (!filter || (cluster.gpu_type_bit(g) & allowed) != 0) out.push_back(g);
+  };
+  const auto first_count_of = [&](const std::vector<GpuId>& gpus, std::size_t from) {
+    std::vector<GpuId> chosen(gpus.begin() + static_cast<std::ptrdiff_t>(from),
+                              gpus.begin() + static_cast<std::ptrdiff_t>(from) + count);
+    std::sort(chosen.begin(), chosen.end());
+    return chosen;
+  };
+  FreePool free;
+  // (1) The first node that fits wins. With counts, nodes with fewer free
+  // GPUs than the job are passed over without listing their GPUs, so a
+  // one-node job costs a scan of integers, not of every node's GPU list.
+  if (free_count_on_node) {
+    std::vector<GpuId> gpus;
+    for (NodeId n = 0; n < node_count; ++n) {
+      if (free_count_on_node(n) < count) continue;
+      gpus.clear();
+      allowed_free_on(n, gpus);
+      if (static_cast<int>(gpus.size()) >= count) return first_count_of(gpus, 0);
     }
+  }
+  // Otherwise (or without counts) gather every node's free GPUs for steps
+  // (2) and (3), stopping early at a node that fits when (1) did not run.
+  free.pool.reserve(cluster.gpu_count());
+  free.start.resize(node_count + 1);
+  for (NodeId n = 0; n < node_count; ++n) {
+    free.start[n] = static_cast<int>(free.pool.size());
+    allowed_free_on(n, free.pool);
+    if (static_cast<int>(free.pool.size()) - free.start[n] >= count)
+      return first_count_of(free.pool, static_cast<std::size_t>(free.start[n]));
   }
   free.start[node_count] = static_cast<int>(free.pool.size());
   if (static_cast<int>(free.pool.size()) < count) return std::nullopt;

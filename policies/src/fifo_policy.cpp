@@ -78,7 +78,8 @@ std::vector<Decision> FifoPolicy::decide(const SchedulerInput& input) {
     const GpuTypeMask allowed = queued.allowed_types & cluster.type_mask(job.gpu_type);
     std::optional<std::vector<GpuId>> gpus;
     if (job.gpus <= free_left && !failures.known_to_fail(job.gpus, allowed))
-      gpus = find_consolidated_gpus(cluster, free_gpus_on_node, job.gpus, allowed);
+      gpus = find_consolidated_gpus(cluster, free_gpus_on_node, job.gpus, allowed,
+                                    [&](NodeId n) { return view.free_on_node(n); });
     if (!gpus) {
       if (!backfill_) break;
       failures.record(job.gpus, allowed);

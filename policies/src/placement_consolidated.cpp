@@ -10,7 +10,8 @@ class ConsolidatedPlacement : public PlacementStrategy {
   std::optional<std::vector<GpuId>> place(const FreeGpus& free, int count, GpuTypeMask allowed) override {
     if (count <= 0 || count > free.total()) return std::nullopt;
     return find_consolidated_gpus(
-        free.cluster(), [&](NodeId n) { return free.on_node(n); }, count, allowed);
+        free.cluster(), [&](NodeId n) { return free.on_node(n); }, count, allowed,
+        [&](NodeId n) { return free.free_on_node(n); });
   }
 };
 

@@ -20,7 +20,8 @@ class TopologyAwarePlacement : public PlacementStrategy {
     if (count <= 0 || count > free.total()) return std::nullopt;
     const Cluster& cluster = free.cluster();
     auto anywhere = find_consolidated_gpus(
-        cluster, [&](NodeId n) { return free.on_node(n); }, count, allowed);
+        cluster, [&](NodeId n) { return free.on_node(n); }, count, allowed,
+        [&](NodeId n) { return free.free_on_node(n); });
     if (!anywhere || on_one_node(cluster, *anywhere)) return anywhere;
     auto unshared = find_consolidated_gpus(
         cluster,

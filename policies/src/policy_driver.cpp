@@ -93,9 +93,13 @@ void PolicyDriver::requeue(JobIndex job, const JobProgress& progress) {
 }
 
 void PolicyDriver::finished(JobIndex job) {
+  // Only the list the job is in is searched: a completion is one of the
+  // most frequent events, and both lists grow with the cluster.
+  if (phase_[job] == Phase::Running)
+    std::erase_if(running_, [&](const RunningJob& r) { return r.index == job; });
+  else if (phase_[job] == Phase::Queued)
+    std::erase_if(queued_, [&](const QueuedJob& q) { return q.index == job; });
   phase_[job] = Phase::Done;
-  std::erase_if(running_, [&](const RunningJob& r) { return r.index == job; });
-  std::erase_if(queued_, [&](const QueuedJob& q) { return q.index == job; });
 }
 
 void PolicyDriver::moved(JobIndex job, const Placement& placement) {
@@ -109,7 +113,7 @@ void PolicyDriver::run_policy(double now) {
       throw std::logic_error("policy '" + policy_.name() + "' returned decisions " +
                              std::to_string(kMaxDecideRoundsPerInstant) +
                              " times in a row at t=" + std::to_string(now) + "; it is looping");
-    executor_.refresh_running(running_, now);
+    if (policy_.reads_running_progress()) executor_.refresh_running(running_, now);
     // The driver's vectors are lent to the policy for the call instead of
     // copied: decide() runs on every event and the queue can be long.
     SchedulerInput input;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <tuple>
 
@@ -43,6 +44,8 @@ TiresiasPolicy::JobMemo& TiresiasPolicy::memo(JobIndex job, double submit_s) {
   JobMemo& m = memos_[job];
   if (!m.seen) {
     m.seen = true;
+    m.index = job;
+    m.submit_s = submit_s;
     m.entered_queue_s = submit_s;
   }
   return m;
@@ -56,20 +59,31 @@ void TiresiasPolicy::update_queue(JobMemo& m, double service_gpu_s, double now_s
   }
 }
 
+void TiresiasPolicy::reorder(JobMemo& m, const OrderKey& before) {
+  const OrderKey after = order_key(m);
+  if (!m.in_order) {
+    order_.insert(after);
+    m.in_order = true;
+  } else if (after != before) {
+    order_.erase(before);
+    order_.insert(after);
+  }
+}
+
 std::vector<Decision> TiresiasPolicy::decide(const SchedulerInput& input) {
   const double now = input.now_s;
   next_timer_s_ = std::numeric_limits<double>::infinity();
-  struct Keyed {
-    int queue;
-    double entered_s;
-    PassCandidate candidate;
-  };
-  std::vector<Keyed> keyed;
+  ++call_;
   for (const RunningJob& r : input.running) {
     JobMemo& m = memo(r.index, r.spec->submit_s);
+    const OrderKey before = order_key(m);
     m.was_running = true;
     update_queue(m, r.attained_gpu_s, now);
-    keyed.push_back(Keyed{m.queue, m.entered_queue_s, {r.index, r.spec, kAnyGpuType, &r.placement}});
+    reorder(m, before);
+    m.call = call_;
+    m.spec = r.spec;
+    m.allowed = kAnyGpuType;
+    m.placement = &r.placement;
     if (m.queue < static_cast<int>(params_.thresholds_gpu_s.size()) && r.spec->gpus > 0) {
       const double left = params_.thresholds_gpu_s[m.queue] - (r.attained_gpu_s - m.service_offset_gpu_s);
       next_timer_s_ = std::min(next_timer_s_, now + left / r.spec->gpus);
@@ -77,6 +91,7 @@ std::vector<Decision> TiresiasPolicy::decide(const SchedulerInput& input) {
   }
   for (const QueuedJob& q : input.queued) {
     JobMemo& m = memo(q.index, q.spec->submit_s);
+    const OrderKey before = order_key(m);
     if (m.was_running) {
       m.was_running = false;
       m.pending_since_s = now;
@@ -94,15 +109,27 @@ std::vector<Decision> TiresiasPolicy::decide(const SchedulerInput& input) {
         next_timer_s_ = std::min(next_timer_s_, promote_at);
       }
     }
-    keyed.push_back(Keyed{m.queue, m.entered_queue_s, {q.index, q.spec, q.allowed_types, nullptr}});
+    reorder(m, before);
+    m.call = call_;
+    m.spec = q.spec;
+    m.allowed = q.allowed_types;
+    m.placement = nullptr;
   }
-  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-    return std::tie(a.queue, a.entered_s, a.candidate.spec->submit_s, a.candidate.index) <
-           std::tie(b.queue, b.entered_s, b.candidate.spec->submit_s, b.candidate.index);
-  });
+  // The order is kept between calls (a job moves only when its queue
+  // changes), so a call walks it instead of sorting every job again. Jobs
+  // not in this call's input (finished, rejected) leave it here.
   std::vector<PassCandidate> ordered;
-  ordered.reserve(keyed.size());
-  for (const Keyed& k : keyed) ordered.push_back(k.candidate);
+  ordered.reserve(input.running.size() + input.queued.size());
+  for (auto it = order_.begin(); it != order_.end();) {
+    JobMemo& m = memos_[it->index];
+    if (m.call != call_) {
+      m.in_order = false;
+      it = order_.erase(it);
+      continue;
+    }
+    ordered.push_back(PassCandidate{it->index, m.spec, m.allowed, m.placement});
+    ++it;
+  }
   return priority_pass(input, ordered, *placement_, /*preemptive=*/true);
 }
 

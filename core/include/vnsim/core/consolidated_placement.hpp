@@ -18,9 +18,12 @@ namespace vnsim {
 // types whose memory holds it: see allowed_gpu_types in feasibility.hpp).
 // Returns the chosen GPUs sorted ascending, or nullopt when `count` allowed
 // GPUs are not free. Deterministic: ties break on the lowest index.
+// free_count_on_node(n), when given, is the number of free GPUs of node n of
+// any type (an upper bound on what free_gpus_on_node(n) returns): the same
+// answer, found without listing the GPUs of nodes too full to matter.
 std::optional<std::vector<GpuId>> find_consolidated_gpus(
     const Cluster& cluster, const std::function<std::vector<GpuId>(NodeId)>& free_gpus_on_node, int count,
-    GpuTypeMask allowed);
+    GpuTypeMask allowed, const std::function<int(NodeId)>& free_count_on_node = {});
 
 // Convenience form: nullopt = any type.
 std::optional<std::vector<GpuId>> find_consolidated_gpus(

@@ -20,6 +20,8 @@ class FifoPolicy : public Policy {
 
   std::string name() const override { return backfill_ ? "fifo-backfill" : "fifo"; }
   std::vector<Decision> decide(const SchedulerInput& input) override;
+  // Never reads the running jobs.
+  bool reads_running_progress() const override { return false; }
 
  private:
   bool backfill_;

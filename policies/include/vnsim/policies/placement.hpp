@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "vnsim/policies/policy.hpp"
@@ -22,26 +24,40 @@ namespace vnsim {
 // The free GPUs during one decide() call: the view, minus GPUs handed out
 // earlier in the call, plus GPUs of jobs preempted earlier in the call (the
 // engine applies decisions in order, so those are free for later starts).
+// It keeps only what this call changed on top of the view, so making or
+// copying one costs what the call did, not the cluster's size.
 class FreeGpus {
  public:
   FreeGpus(const ClusterView& view, const std::vector<RunningJob>& running);
 
   const Cluster& cluster() const { return view_->cluster(); }
-  bool is_free(GpuId g) const { return (view_->is_free(g) || freed_[g] != 0) && taken_[g] == 0; }
+  bool is_free(GpuId g) const {
+    if (!changed_.empty())
+      if (const auto it = changed_.find(g); it != changed_.end()) return it->second;
+    return view_->is_free(g);
+  }
+  int free_on_node(NodeId n) const;
   std::vector<GpuId> on_node(NodeId n) const;  // ascending
   int total() const { return total_; }
   void take(const std::vector<GpuId>& gpus);
   void release(const std::vector<GpuId>& gpus);  // a running job preempted in this call
   // How many multi-node jobs (running or placed in this call) use the rack.
-  int multi_node_jobs_in_rack(RackId r) const { return multi_node_per_rack_[r]; }
+  // The running jobs are counted when first asked.
+  int multi_node_jobs_in_rack(RackId r) const;
 
  private:
+  void set_free(GpuId g, bool free);
   void count_multi_node(const std::vector<GpuId>& gpus, int delta);
+  // The racks of a job that spans nodes; false for a one-node job.
+  bool multi_node_racks(const std::vector<GpuId>& gpus, std::set<RackId>& racks) const;
+  void add_multi_node(std::vector<int>& per_rack, const std::vector<GpuId>& gpus, int delta) const;
 
   const ClusterView* view_;
-  std::vector<char> taken_;
-  std::vector<char> freed_;
-  std::vector<int> multi_node_per_rack_;
+  const std::vector<RunningJob>* running_;   // the decide() input's, alive for the call
+  std::unordered_map<GpuId, bool> changed_;  // free or not now, where this call changed it
+  std::unordered_map<NodeId, int> node_delta_;
+  std::unordered_map<RackId, int> rack_delta_;    // multi-node jobs taken minus released
+  mutable std::vector<int> multi_node_per_rack_;  // of the running jobs; empty until asked
   int total_ = 0;
 };
 

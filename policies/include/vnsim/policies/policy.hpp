@@ -135,6 +135,12 @@ class Policy {
   // Called on arrivals, completions and timers. Decisions are applied in
   // order; a StartJob must only use GPUs free in the view.
   virtual std::vector<Decision> decide(const SchedulerInput& input) = 0;
+  // Whether decide() reads running jobs' attained_gpu_s or
+  // estimated_remaining_s. The engine refreshes those for every running job
+  // before each call only for a policy that does: thousands of running jobs
+  // on a large cluster make that the largest per-event cost of a policy
+  // that never looks at them (fifo, sjf).
+  virtual bool reads_running_progress() const { return true; }
   // Round-based policies return the next time they want to be called.
   virtual std::optional<double> next_timer_s(double /*now_s*/) const { return std::nullopt; }
   // Goodput-aware policies (Pollux, Sia) read these gradient noise profiles

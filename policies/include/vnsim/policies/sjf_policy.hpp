@@ -28,6 +28,8 @@ class SjfPolicy : public Policy {
   explicit SjfPolicy(const ShortestFirstParams& params = {});
   std::string name() const override { return "sjf"; }
   std::vector<Decision> decide(const SchedulerInput& input) override;
+  // Reads running jobs' placements only (non-preemptive).
+  bool reads_running_progress() const override { return false; }
 
  private:
   std::unique_ptr<PlacementStrategy> placement_;

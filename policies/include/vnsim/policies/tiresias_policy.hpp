@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,18 +44,42 @@ class TiresiasPolicy : public Policy {
  private:
   struct JobMemo {
     bool seen = false;
+    JobIndex index = 0;
+    double submit_s = 0;
     int queue = 0;
     double entered_queue_s = 0;
     double service_offset_gpu_s = 0;  // attained service at the last promotion
     bool was_running = false;
     double pending_since_s = -1;  // when it last stopped running
+    bool in_order = false;        // in order_ under order_key()
+    std::uint64_t call = 0;       // the last decide() call whose input held it
+    // From that call's input: the job's spec, allowed types, placement
+    // (running jobs; nullptr when queued).
+    const JobSpec* spec = nullptr;
+    GpuTypeMask allowed = kAnyGpuType;
+    const Placement* placement = nullptr;
   };
+  // Priority order: queue, then time entered it, submission time, index
+  // (unique per job, so the order is total and the same as a stable sort).
+  struct OrderKey {
+    int queue;
+    double entered_s;
+    double submit_s;
+    JobIndex index;
+    auto operator<=>(const OrderKey&) const = default;
+  };
+  OrderKey order_key(const JobMemo& m) const {
+    return OrderKey{m.queue, m.entered_queue_s, m.submit_s, m.index};
+  }
+  void reorder(JobMemo& m, const OrderKey& before);
   JobMemo& memo(JobIndex job, double submit_s);
   void update_queue(JobMemo& m, double service_gpu_s, double now_s);
 
   TiresiasParams params_;
   std::unique_ptr<PlacementStrategy> placement_;
   std::vector<JobMemo> memos_;
+  std::set<OrderKey> order_;  // every job of the last call's input
+  std::uint64_t call_ = 0;
   double next_timer_s_ = std::numeric_limits<double>::infinity();
 };
 
