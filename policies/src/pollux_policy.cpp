@@ -51,8 +51,10 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     return out;
   }
   const double now = input.now_s;
+  if (asleep_ && !wake_up(now)) return {};
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;
+  ++rounds_run_;
   estimator_.use_topology(input.view->topology());
   const Cluster& cluster = input.view->cluster();
   const std::string gpu_type = cluster.gpu(0).type;
@@ -134,7 +136,17 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   if (unchanged_since_last_search(search)) {
     ++skipped_in_a_row_;
     last_generations_ = 0;
-    return targets_for(input, search, current);
+    std::vector<Decision> decisions = targets_for(input, search, current);
+    // Not while nothing runs: the driver counts idle timer wake-ups before
+    // it rejects jobs that can never start.
+    if (decisions.empty() && params_.sleep_quiet_rounds && !input.running.empty()) {
+      if (const int quiet = quiet_rounds_ahead(input, now); quiet > 0) {
+        asleep_ = true;
+        grid_next_s_ = next_round_s_;
+        for (int i = 0; i < quiet; ++i) next_round_s_ += params_.interval_s;
+      }
+    }
+    return decisions;
   }
   skipped_in_a_row_ = 0;
   ++searches_;
@@ -267,6 +279,60 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   return decisions;
 }
 
+int PolluxPolicy::quiet_rounds_ahead(const SchedulerInput& input, double now) const {
+  // This round reused the standing allocation and decided nothing. The
+  // next rounds do the same while (1) the same jobs stay where they are:
+  // any change reaches decide() as an event, which wakes the policy; (2) a
+  // search is not due: max_skipped_rounds; (3) no job's goodput changes:
+  // every goodput this policy reads (the speedup tables, the fair-share
+  // base, the batch re-choice, the in-place batch's goodput) depends on a
+  // job's progress only through the epoch of its per-batch noise profile
+  // (NoiseScaleProfile::phi_at), and not at all without a profile. A job
+  // whose profile has no epochs makes every round count: no sleep. Ages
+  // (the restart factor) matter to a search only.
+  const int due = params_.max_skipped_rounds - skipped_in_a_row_;
+  if (due <= 0) return 0;
+  double first_change = std::numeric_limits<double>::infinity();
+  auto watch = [&](JobIndex index, const JobSpec& spec) {
+    if (index >= memos_.size()) return true;
+    const Memo& m = memos_[index];
+    if (!(m.rate > 0)) return true;  // its progress stands still
+    const NoiseScaleProfile* noise = estimator_.noise(spec);
+    if (noise == nullptr) return true;
+    if (!noise->per_batch()) return false;
+    const int epoch = noise->epoch_at(m.progress);
+    if (epoch + 1 >= static_cast<int>(noise->epoch_end.size())) return true;  // the last one lasts
+    const double from = std::max(now, m.no_progress_until_s);
+    first_change = std::min(first_change,
+                            from + (noise->epoch_end[static_cast<std::size_t>(epoch)] - m.progress) / m.rate);
+    return true;
+  };
+  for (const RunningJob& r : input.running)
+    if (!watch(r.index, *r.spec)) return 0;
+  for (const QueuedJob& q : input.queued)
+    if (!watch(q.index, *q.spec)) return 0;
+  // Rounds before the first change, with a round to spare for rounding: a
+  // round run early is one the policy would have run anyway.
+  int quiet = 0;
+  for (double t = next_round_s_; quiet < due && t + params_.interval_s < first_change;
+       t += params_.interval_s)
+    ++quiet;
+  return quiet;
+}
+
+bool PolluxPolicy::wake_up(double now) {
+  // The rounds of the grid before `now` were quiet ones, slept through:
+  // each counts as a round that reused the last search.
+  while (grid_next_s_ < now) {
+    ++skipped_in_a_row_;
+    ++rounds_slept_;
+    grid_next_s_ += params_.interval_s;
+  }
+  asleep_ = false;
+  next_round_s_ = grid_next_s_;
+  return now >= next_round_s_;
+}
+
 std::vector<pollux::Row> PolluxPolicy::recycled_rows() {
   if (spare_rows_.empty()) return {};
   std::vector<pollux::Row> rows = std::move(spare_rows_.back());
@@ -393,6 +459,9 @@ const PolicyRegistration kPollux(
         .whole("max_skipped_rounds", &PolluxParams::max_skipped_rounds, 0, 1000000,
                "reuse the last search's allocation while nothing changed, for up to this many rounds; 0 = "
                "search every round")
+        .flag("sleep_quiet_rounds", &PolluxParams::sleep_quiet_rounds,
+              "1: do not run rounds that can only keep the standing allocation (same decisions); 0: run "
+              "every round")
         .seed("seed", &PolluxParams::seed, "seed of the genetic search (replay: --seed unless given here)"),
     [](const PolluxParams& p) { return std::make_unique<PolluxPolicy>(p); });
 }  // namespace

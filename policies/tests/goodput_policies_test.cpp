@@ -553,5 +553,81 @@ TEST(Pollux, ThousandQueuedJobsOn2500Gpus) {
   EXPECT_LE(gpus, 2500);
 }
 
+// One Pollux round of job 0 alone (running where `start` put it after t =
+// 0) or of job 0 with job 1 queued from its submission on.
+SchedulerInput round_input(World& w, double t, const std::vector<JobSpec>& jobs, const StartJob* start) {
+  if (start == nullptr) return w.input(t, {jobs[0]});
+  SchedulerInput in = w.running_job_0(t, jobs, *start);
+  if (jobs.size() > 1 && t >= jobs[1].submit_s) in.queued.push_back(QueuedJob{1, &jobs[1], 0, -1});
+  return in;
+}
+
+TEST(Pollux, QuietRoundsAreSleptThroughWithTheSameDecisions) {
+  // One cifar10 job on 2 nodes x 4 T4, and a second one arriving at 3,615 s,
+  // between two rounds. `awake` runs every 60-s round; `sleeper` (the
+  // default) is called only when its timer asks and at the arrival. Each
+  // round `sleeper` runs decides exactly what `awake` decides then, and
+  // `awake` decides nothing in the rounds `sleeper` sleeps through: they
+  // reuse the last search (max_skipped_rounds) while the job stays within
+  // an epoch of its noise profile. Slept rounds evaluate no goodput at all.
+  const std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 390620), job("b", "cifar10", 128, 1000, 3615)};
+  PolluxParams every_round;
+  every_round.sleep_quiet_rounds = false;
+  PolluxPolicy awake(every_round);
+  PolluxPolicy sleeper;
+  World w0(2);
+  const auto first = awake.decide(round_input(w0, 0, jobs, nullptr));
+  World v0(2);
+  ASSERT_EQ(describe(sleeper.decide(round_input(v0, 0, jobs, nullptr))), describe(first));
+  const StartJob* s = nullptr;
+  for (const Decision& d : first)
+    if (s == nullptr) s = std::get_if<StartJob>(&d);
+  ASSERT_NE(s, nullptr);
+  double sleeper_next = *sleeper.next_timer_s(0);
+  long slept = 0;
+  long queries_slept_through = 0;  // what `awake` evaluated in those rounds
+  bool woke_for_the_arrival = false;
+  for (double t = 60; t <= 4200; t += 60) {
+    if (t > 3615 && !woke_for_the_arrival) {  // the arrival's event
+      World a(2);
+      EXPECT_TRUE(awake.decide(round_input(a, 3615, jobs, s)).empty());
+      if (sleeper_next > 3615) {
+        World b(2);
+        const long before = sleeper.estimator().goodput_queries();
+        EXPECT_TRUE(sleeper.decide(round_input(b, 3615, jobs, s)).empty());
+        EXPECT_EQ(sleeper.estimator().goodput_queries(), before);
+        sleeper_next = *sleeper.next_timer_s(3615);
+        EXPECT_EQ(sleeper_next, 3660);
+      }
+      woke_for_the_arrival = true;
+    }
+    World a(2);
+    const long awake_before = awake.estimator().goodput_queries();
+    const std::string want = describe(awake.decide(round_input(a, t, jobs, s)));
+    if (t < sleeper_next) {
+      EXPECT_EQ(want, "") << "a round slept through at " << t << " decides something";
+      ++slept;
+      queries_slept_through += awake.estimator().goodput_queries() - awake_before;
+      continue;
+    }
+    World b(2);
+    EXPECT_EQ(describe(sleeper.decide(round_input(b, t, jobs, s))), want) << t;
+    EXPECT_EQ(sleeper.searches(), awake.searches()) << t;
+    sleeper_next = *sleeper.next_timer_s(t);
+  }
+  // Most rounds were slept through: the ten reused ones after each search.
+  EXPECT_GE(slept, 40);
+  EXPECT_EQ(sleeper.rounds_run() + sleeper.rounds_slept(), awake.rounds_run());
+  EXPECT_EQ(sleeper.rounds_slept(), slept);
+  EXPECT_EQ(sleeper.searches(), awake.searches());
+  // The rounds it ran evaluated what `awake` evaluated in them; the slept
+  // ones nothing, where `awake` evaluated each job's goodput.
+  EXPECT_GE(queries_slept_through, 2 * slept);
+  EXPECT_EQ(sleeper.estimator().goodput_queries(),
+            awake.estimator().goodput_queries() - queries_slept_through);
+  ASSERT_EQ(sleeper.last_round().count(1), 1u);
+  EXPECT_EQ(sleeper.last_round().at(1).gpus, awake.last_round().at(1).gpus);
+}
+
 }  // namespace
 }  // namespace vnsim
