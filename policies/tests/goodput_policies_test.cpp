@@ -629,5 +629,88 @@ TEST(Pollux, QuietRoundsAreSleptThroughWithTheSameDecisions) {
   EXPECT_EQ(sleeper.last_round().at(1).gpus, awake.last_round().at(1).gpus);
 }
 
+// A round of `jobs` in which the jobs `started` put on GPUs run there
+// since t = 0 and the others wait.
+SchedulerInput with_running(World& w, double t, const std::vector<JobSpec>& jobs,
+                            const std::vector<StartJob>& started) {
+  SchedulerInput in;
+  in.now_s = t;
+  in.view = &w.view;
+  std::vector<bool> runs(jobs.size(), false);
+  for (const StartJob& s : started) {
+    w.view.allocate(s.placement.gpus, s.job);
+    in.running.push_back(RunningJob{s.job, &jobs[s.job], s.placement, 0,
+                                    t * static_cast<double>(s.placement.gpus.size()), -1});
+    runs[s.job] = true;
+  }
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (!runs[i]) in.queued.push_back(QueuedJob{i, &jobs[i], 0, -1});
+  return in;
+}
+
+std::vector<StartJob> starts_of(const std::vector<Decision>& ds) {
+  std::vector<StartJob> out;
+  for (const Decision& d : ds)
+    if (const auto* s = std::get_if<StartJob>(&d)) out.push_back(*s);
+  return out;
+}
+
+TEST(Pollux, TiesWithinRoundingKeepTheRunningJobs) {
+  // 32 cifar10 jobs on 4 nodes of 4 T4: one GPU each for 16 of them (fair
+  // share 1 GPU, so each one's speedup there is exactly 1). Any other 16 on
+  // one GPU each score the same in exact arithmetic: the fitness sum adds
+  // the same terms in another order. With tie_tolerance 0 that rounding
+  // makes the next search preempt running jobs for waiting ones (GA order
+  // puts the least served first); by default they stay.
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 32; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 390620));
+  auto next_search = [&](double tolerance) {
+    PolluxParams params;
+    params.tie_tolerance = tolerance;
+    params.max_skipped_rounds = 0;  // search every round
+    PolluxPolicy p(params);
+    World w0(4);
+    const std::vector<StartJob> started = starts_of(p.decide(w0.input(0, jobs)));
+    EXPECT_EQ(started.size(), 16u);
+    World w1(4);
+    return describe(p.decide(with_running(w1, 60, jobs, started)));
+  };
+  EXPECT_NE(next_search(0), "");
+  EXPECT_EQ(next_search(1e-9), "");
+}
+
+TEST(Pollux, SearchesThatKeepEverythingBackOff) {
+  // Eight cifar10 jobs on one node of 4 T4, four running. Every search on
+  // the same inputs keeps them (a tie, above) and decides nothing, so the
+  // rounds reused before the next search grow 10, 40, 160: searches at
+  // rounds 11, 52 and 213. Without back-off (quiet_backoff 1): every 11th
+  // round. A new job makes its round search and brings the limit back to
+  // 10. (The in-place batch changes of rounds 13 and 42 are no search.)
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 8; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 390620000));
+  auto searches_over = [&](double backoff, int rounds, int arrival_round) {
+    PolluxParams params;
+    params.quiet_backoff = backoff;
+    params.sleep_quiet_rounds = false;  // every round called, to count them
+    PolluxPolicy p(params);
+    World w0(1);
+    const std::vector<StartJob> started = starts_of(p.decide(w0.input(0, jobs)));
+    std::vector<long> at;
+    long last = p.searches();
+    for (int r = 1; r < rounds; ++r) {
+      World w(1);
+      std::vector<JobSpec> now_jobs = jobs;
+      if (r >= arrival_round) now_jobs.push_back(job("late", "cifar10", 128, 1000));
+      p.decide(with_running(w, 60.0 * r, now_jobs, started));
+      if (p.searches() != last) at.push_back(r);
+      last = p.searches();
+    }
+    return at;
+  };
+  EXPECT_EQ(searches_over(4, 300, 1000), (std::vector<long>{11, 52, 213}));
+  EXPECT_EQ(searches_over(1, 60, 1000), (std::vector<long>{11, 22, 33, 44, 55}));
+  EXPECT_EQ(searches_over(4, 120, 60), (std::vector<long>{11, 52, 60, 71, 112}));
+}
+
 }  // namespace
 }  // namespace vnsim

@@ -73,6 +73,19 @@ struct PolluxParams {
   // a row; the batch is still re-chosen per job. 0: search every round, as
   // Pollux does (docs/POLICIES.md, "Scaling").
   int max_skipped_rounds = 10;
+  // >= 1: when a search due after max_skipped_rounds, on the same inputs
+  // as the last one, decides nothing (it keeps every job where it is), the
+  // rounds reused before the next search are multiplied by this factor, up
+  // to max_quiet_rounds; any change (a job arrives, ends or moves, a search
+  // that moves something) brings them back to max_skipped_rounds. 1: a
+  // search every max_skipped_rounds + 1 rounds however long nothing
+  // changes (docs/POLICIES.md, "Scaling").
+  double quiet_backoff = 4;
+  // A search's best allocation replaces the current one only when its
+  // objective is higher by more than this fraction: ties within rounding
+  // keep the jobs where they are. 0: any higher value wins.
+  double tie_tolerance = 1e-9;
+  int max_quiet_rounds = 10080;  // a week of 60-s rounds
   // true: a round that would only reuse the standing allocation (above)
   // and decide nothing is not run at all. After such a round the policy
   // sleeps through the next rounds that must do the same: until a search
@@ -154,6 +167,7 @@ class PolluxPolicy : public Policy {
   int last_generations_ = 0;
   long searches_ = 0;
   int skipped_in_a_row_ = 0;
+  int reuse_limit_ = 0;  // rounds to reuse before the next search (quiet_backoff)
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   // Sleeping through quiet rounds: the round grid goes on at grid_next_s_
   // (every interval_s from the last round run), next_round_s_ is the wake-up.
