@@ -347,9 +347,12 @@ int PolluxPolicy::quiet_rounds_ahead(const SchedulerInput& input, double now) co
 }
 
 bool PolluxPolicy::wake_up(double now) {
-  // The rounds of the grid before `now` were quiet ones, slept through:
-  // each counts as a round that reused the last search.
-  while (grid_next_s_ < now) {
+  // The rounds of the grid before `now`, or before the wake-up round when
+  // that is due (a real clock calls a little after its timer), were quiet
+  // ones, slept through: each counts as a round that reused the last search.
+  const double wake = next_round_s_;
+  const double until = now >= wake ? wake : now;
+  while (grid_next_s_ < until) {
     ++skipped_in_a_row_;
     ++rounds_slept_;
     grid_next_s_ += params_.interval_s;

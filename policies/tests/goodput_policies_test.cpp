@@ -712,5 +712,31 @@ TEST(Pollux, SearchesThatKeepEverythingBackOff) {
   EXPECT_EQ(searches_over(4, 120, 60), (std::vector<long>{11, 52, 60, 71, 112}));
 }
 
+TEST(Pollux, AWakeUpCalledLateStillRunsItsRound) {
+  // A real clock (vnexec) calls a little after the timer: the wake-up round
+  // runs then, and only the rounds before it count as slept through.
+  const std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 390620)};
+  PolluxPolicy p;
+  World w0(2);
+  const std::vector<StartJob> started = starts_of(p.decide(w0.input(0, jobs)));
+  ASSERT_EQ(started.size(), 1u);
+  double t = 0;
+  double wake = 60;
+  while (wake == t + 60 && t < 6000) {  // on the timer until it sleeps
+    t = wake;
+    World w(2);
+    p.decide(with_running(w, t, jobs, started));
+    wake = *p.next_timer_s(t);
+  }
+  ASSERT_GT(wake, t + 60);
+  const long run = p.rounds_run();
+  ASSERT_EQ(p.rounds_slept(), 0);
+  World late(2);
+  p.decide(with_running(late, wake + 0.5, jobs, started));
+  EXPECT_EQ(p.rounds_run(), run + 1);
+  EXPECT_EQ(p.rounds_slept(), std::lround((wake - t) / 60) - 1);
+  EXPECT_EQ(*p.next_timer_s(wake + 0.5), wake + 60.5);
+}
+
 }  // namespace
 }  // namespace vnsim
