@@ -66,6 +66,7 @@ double GoodputEstimator::total_progress(const JobSpec& job) const {
 
 BatchChoice GoodputEstimator::best(const JobSpec& job, const std::string& gpu_type, double progress,
                                    int nodes, int replicas) {
+  ++goodput_queries_;
   const NoiseScaleProfile* profile = noise(job);
   if (profile == nullptr) {
     // No noise profile: efficiency 1 at the job's own batch.
@@ -112,6 +113,7 @@ BatchChoice GoodputEstimator::fixed_batch(const JobSpec& job, const std::string&
 
 BatchChoice GoodputEstimator::fixed_batch_goodput(const JobSpec& job, const std::string& gpu_type,
                                                   double progress, int nodes, int replicas) {
+  ++goodput_queries_;
   BatchChoice c = fixed_batch(job, gpu_type, nodes, replicas);
   if (!std::isfinite(c.iteration_s)) return BatchChoice{};
   if (const NoiseScaleProfile* profile = noise(job))

@@ -22,7 +22,8 @@ struct PolluxPolicy::Population {
   std::vector<std::vector<pollux::Row>> rows;  // per individual, best first
 };
 
-PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.seed) {
+PolluxPolicy::PolluxPolicy(PolluxParams params)
+    : params_(params), rng_(params.seed), reuse_limit_(params.max_skipped_rounds) {
   if (!(params_.interval_s > 0)) throw InputError("pollux: interval_s must be > 0");
   if (!(params_.restart_s >= 0)) throw InputError("pollux: restart_s must be >= 0");
   if (params_.population < 2) throw InputError("pollux: population must be >= 2");
@@ -32,6 +33,7 @@ PolluxPolicy::PolluxPolicy(PolluxParams params) : params_(params), rng_(params.s
     throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
   if (params_.patience < 0) throw InputError("pollux: patience must be >= 0");
+  if (!(params_.quiet_backoff >= 1)) throw InputError("pollux: quiet_backoff must be >= 1");
   estimator_.rings_on_any_gpu_type(true);  // it prices a job as one GPU type
 }
 
@@ -51,8 +53,10 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     return out;
   }
   const double now = input.now_s;
+  if (asleep_ && !wake_up(now)) return {};
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;
+  ++rounds_run_;
   estimator_.use_topology(input.view->topology());
   const Cluster& cluster = input.view->cluster();
   const std::string gpu_type = cluster.gpu(0).type;
@@ -131,10 +135,21 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   // and the current allocation.
   pollux::Individual current;
   for (const pollux::Search::Job& j : search.jobs) current.rows.push_back(j.current);
-  if (unchanged_since_last_search(search)) {
+  const bool same_as_last_search = unchanged_since_last_search(search);
+  if (same_as_last_search && skipped_in_a_row_ < reuse_limit_) {
     ++skipped_in_a_row_;
     last_generations_ = 0;
-    return targets_for(input, search, current);
+    std::vector<Decision> decisions = targets_for(input, search, current);
+    // Not while nothing runs: the driver counts idle timer wake-ups before
+    // it rejects jobs that can never start.
+    if (decisions.empty() && params_.sleep_quiet_rounds && !input.running.empty()) {
+      if (const int quiet = quiet_rounds_ahead(input, now); quiet > 0) {
+        asleep_ = true;
+        grid_next_s_ = next_round_s_;
+        for (int i = 0; i < quiet; ++i) next_round_s_ += params_.interval_s;
+      }
+    }
+    return decisions;
   }
   skipped_in_a_row_ = 0;
   ++searches_;
@@ -209,6 +224,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     search.repair(pop[i]);
   }
   for (pollux::Individual& ind : pop) search.fitness(ind);
+  const double standing_fitness = pop.front().fitness;  // the current allocation's
 
   const double per_generation = static_cast<double>(params_.population) * static_cast<double>(n_jobs);
   int generations = params_.generations;
@@ -250,12 +266,34 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   }
   last_generations_ = g;
   std::stable_sort(pop.begin(), pop.end(), better);
+  // A best allocation that beats the standing one by no more than rounding
+  // is a tie: keep the standing one. With more jobs than GPUs, every
+  // allocation of one GPU per job has the same objective in exact
+  // arithmetic (each job's speedup on one GPU is 1), and the order in which
+  // the fitness sum adds the same terms decided, so every search swapped
+  // all running jobs for queued ones (docs/POLICIES.md, "Scaling").
+  if (params_.tie_tolerance > 0 &&
+      !(pop.front().fitness > standing_fitness + params_.tie_tolerance * std::abs(standing_fitness))) {
+    pollux::Individual standing = copy_of(current);
+    search.fitness(standing);
+    std::swap(pop.front().rows, standing.rows);
+    pop.front().fitness = standing.fitness;
+    recycle(std::move(standing.rows));
+  }
   auto next = std::make_shared<Population>();
   for (const pollux::Search::Job& j : search.jobs) {
     next->jobs.push_back(j.index);
     next->max_gpus.push_back(j.max_gpus);
   }
   std::vector<Decision> decisions = targets_for(input, search, pop.front());
+  // A search that only confirmed the standing allocation, on the inputs of
+  // the last one, lets the next one wait quiet_backoff times longer.
+  if (same_as_last_search && decisions.empty()) {
+    const double longer = std::min<double>(reuse_limit_ * params_.quiet_backoff, params_.max_quiet_rounds);
+    reuse_limit_ = std::max(reuse_limit_, static_cast<int>(longer));
+  } else {
+    reuse_limit_ = params_.max_skipped_rounds;
+  }
   // The final population moves into `next`; the children's and last round's
   // buffers go back to the spares.
   next->rows.reserve(pop.size());
@@ -265,6 +303,63 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     for (std::vector<pollux::Row>& rows : previous_->rows) recycle(std::move(rows));
   previous_ = std::move(next);
   return decisions;
+}
+
+int PolluxPolicy::quiet_rounds_ahead(const SchedulerInput& input, double now) const {
+  // This round reused the standing allocation and decided nothing. The
+  // next rounds do the same while (1) the same jobs stay where they are:
+  // any change reaches decide() as an event, which wakes the policy; (2) a
+  // search is not due: max_skipped_rounds; (3) no job's goodput changes:
+  // every goodput this policy reads (the speedup tables, the fair-share
+  // base, the batch re-choice, the in-place batch's goodput) depends on a
+  // job's progress only through the epoch of its per-batch noise profile
+  // (NoiseScaleProfile::phi_at), and not at all without a profile. A job
+  // whose profile has no epochs makes every round count: no sleep. Ages
+  // (the restart factor) matter to a search only.
+  const int due = reuse_limit_ - skipped_in_a_row_;
+  if (due <= 0) return 0;
+  double first_change = std::numeric_limits<double>::infinity();
+  auto watch = [&](JobIndex index, const JobSpec& spec) {
+    if (index >= memos_.size()) return true;
+    const Memo& m = memos_[index];
+    if (!(m.rate > 0)) return true;  // its progress stands still
+    const NoiseScaleProfile* noise = estimator_.noise(spec);
+    if (noise == nullptr) return true;
+    if (!noise->per_batch()) return false;
+    const int epoch = noise->epoch_at(m.progress);
+    if (epoch + 1 >= static_cast<int>(noise->epoch_end.size())) return true;  // the last one lasts
+    const double from = std::max(now, m.no_progress_until_s);
+    first_change = std::min(first_change,
+                            from + (noise->epoch_end[static_cast<std::size_t>(epoch)] - m.progress) / m.rate);
+    return true;
+  };
+  for (const RunningJob& r : input.running)
+    if (!watch(r.index, *r.spec)) return 0;
+  for (const QueuedJob& q : input.queued)
+    if (!watch(q.index, *q.spec)) return 0;
+  // Rounds before the first change, with a round to spare for rounding: a
+  // round run early is one the policy would have run anyway.
+  int quiet = 0;
+  for (double t = next_round_s_; quiet < due && t + params_.interval_s < first_change;
+       t += params_.interval_s)
+    ++quiet;
+  return quiet;
+}
+
+bool PolluxPolicy::wake_up(double now) {
+  // The rounds of the grid before `now`, or before the wake-up round when
+  // that is due (a real clock calls a little after its timer), were quiet
+  // ones, slept through: each counts as a round that reused the last search.
+  const double wake = next_round_s_;
+  const double until = now >= wake ? wake : now;
+  while (grid_next_s_ < until) {
+    ++skipped_in_a_row_;
+    ++rounds_slept_;
+    grid_next_s_ += params_.interval_s;
+  }
+  asleep_ = false;
+  next_round_s_ = grid_next_s_;
+  return now >= next_round_s_;
 }
 
 std::vector<pollux::Row> PolluxPolicy::recycled_rows() {
@@ -283,7 +378,7 @@ void PolluxPolicy::recycle(std::vector<pollux::Row>&& rows) {
 
 bool PolluxPolicy::unchanged_since_last_search(const pollux::Search& search) const {
   const std::vector<pollux::Search::Job>& jobs = search.jobs;
-  if (params_.max_skipped_rounds == 0 || skipped_in_a_row_ >= params_.max_skipped_rounds) return false;
+  if (params_.max_skipped_rounds == 0) return false;
   if (!previous_ || previous_->rows.empty() || previous_->jobs.size() != jobs.size()) return false;
   // The same jobs, each on the GPUs last round's best allocation gave it
   // (nothing arrived, ended, failed to start or was moved by the engine),
@@ -393,6 +488,19 @@ const PolicyRegistration kPollux(
         .whole("max_skipped_rounds", &PolluxParams::max_skipped_rounds, 0, 1000000,
                "reuse the last search's allocation while nothing changed, for up to this many rounds; 0 = "
                "search every round")
+        .number("quiet_backoff", &PolluxParams::quiet_backoff,
+                "F >= 1: a search that keeps everything on the last search's inputs multiplies the rounds "
+                "reused before the next one by F (up to max_quiet_rounds); 1 = every max_skipped_rounds",
+                {1, std::numeric_limits<double>::infinity(), false, false})
+        .whole("max_quiet_rounds", &PolluxParams::max_quiet_rounds, 0, 100000000,
+               "most rounds reused in a row after searches that kept everything (quiet_backoff)")
+        .number("tie_tolerance", &PolluxParams::tie_tolerance,
+                "a search's best allocation replaces the current one only if its objective is higher by more "
+                "than this fraction; 0 = any higher value, rounding included",
+                NumberRange::non_negative())
+        .flag("sleep_quiet_rounds", &PolluxParams::sleep_quiet_rounds,
+              "1: do not run rounds that can only keep the standing allocation (same decisions); 0: run "
+              "every round")
         .seed("seed", &PolluxParams::seed, "seed of the genetic search (replay: --seed unless given here)"),
     [](const PolluxParams& p) { return std::make_unique<PolluxPolicy>(p); });
 }  // namespace

@@ -71,6 +71,9 @@ class GoodputEstimator {
   double total_progress(const JobSpec& job) const;
   int max_local_batch(const JobSpec& job, const std::string& gpu_type) const;
   double memory_bytes(const std::string& gpu_type) const { return gpus_.at(gpu_type).memory_bytes; }
+  // Calls of best() and fixed_batch_goodput() so far, memoised or not (for
+  // tests that count what a round evaluates).
+  long goodput_queries() const { return goodput_queries_; }
 
  private:
   const ModelCatalog& models_;
@@ -78,6 +81,7 @@ class GoodputEstimator {
   const NoiseScaleCatalog* noise_;
   const Topology* topology_ = nullptr;
   bool rings_on_any_type_ = false;
+  long goodput_queries_ = 0;
   std::map<std::tuple<std::string, std::string, int, int>, double> sync_cache_;
   std::map<std::tuple<std::string, std::string, int, int, int>, BatchChoice> best_cache_;
 };

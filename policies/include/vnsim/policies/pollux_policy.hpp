@@ -73,6 +73,27 @@ struct PolluxParams {
   // a row; the batch is still re-chosen per job. 0: search every round, as
   // Pollux does (docs/POLICIES.md, "Scaling").
   int max_skipped_rounds = 10;
+  // >= 1: when a search due after max_skipped_rounds, on the same inputs
+  // as the last one, decides nothing (it keeps every job where it is), the
+  // rounds reused before the next search are multiplied by this factor, up
+  // to max_quiet_rounds; any change (a job arrives, ends or moves, a search
+  // that moves something) brings them back to max_skipped_rounds. 1: a
+  // search every max_skipped_rounds + 1 rounds however long nothing
+  // changes (docs/POLICIES.md, "Scaling").
+  double quiet_backoff = 4;
+  // A search's best allocation replaces the current one only when its
+  // objective is higher by more than this fraction: ties within rounding
+  // keep the jobs where they are. 0: any higher value wins.
+  double tie_tolerance = 1e-9;
+  int max_quiet_rounds = 10080;  // a week of 60-s rounds
+  // true: a round that would only reuse the standing allocation (above)
+  // and decide nothing is not run at all. After such a round the policy
+  // sleeps through the next rounds that must do the same: until a search
+  // is due (max_skipped_rounds), a job's goodput can change (its progress
+  // reaches the next epoch of its noise profile), or anything else calls
+  // decide() (an arrival, an end, a move), whichever comes first. The same
+  // decisions as running every round (docs/POLICIES.md, "Scaling").
+  bool sleep_quiet_rounds = true;
 };
 
 class PolluxPolicy : public Policy {
@@ -94,6 +115,13 @@ class PolluxPolicy : public Policy {
   int last_generations() const { return last_generations_; }
   // Rounds that ran the genetic search (the others reused the last one).
   long searches() const { return searches_; }
+  // Rounds that decide() ran, and rounds it did not need to run at all: a
+  // round that would only reuse the standing allocation and decide nothing
+  // (nothing changed and no job's goodput can have changed: see
+  // skip_quiet_rounds) is not run; its effects are applied at the next one.
+  long rounds_run() const { return rounds_run_; }
+  long rounds_slept() const { return rounds_slept_; }
+  const GoodputEstimator& estimator() const { return estimator_; }
   // Estimated progress of a job (scale-invariant iterations).
   double progress_of(JobIndex job) const { return job < memos_.size() ? memos_[job].progress : 0; }
 
@@ -112,6 +140,11 @@ class PolluxPolicy : public Policy {
   };
   Memo& memo(JobIndex job);
   bool unchanged_since_last_search(const pollux::Search& search) const;
+  // After a round that reused the standing allocation and decided nothing:
+  // how many of the next rounds would do the same (see the .cpp).
+  int quiet_rounds_ahead(const SchedulerInput& input, double now) const;
+  // Rounds slept through until `now` (an event or the wake-up), as if run.
+  bool wake_up(double now);
   std::vector<Decision> targets_for(const SchedulerInput& input, const pollux::Search& search,
                                     const pollux::Individual& best);
 
@@ -134,7 +167,14 @@ class PolluxPolicy : public Policy {
   int last_generations_ = 0;
   long searches_ = 0;
   int skipped_in_a_row_ = 0;
+  int reuse_limit_ = 0;  // rounds to reuse before the next search (quiet_backoff)
   double next_round_s_ = -std::numeric_limits<double>::infinity();
+  // Sleeping through quiet rounds: the round grid goes on at grid_next_s_
+  // (every interval_s from the last round run), next_round_s_ is the wake-up.
+  bool asleep_ = false;
+  double grid_next_s_ = 0;
+  long rounds_run_ = 0;
+  long rounds_slept_ = 0;
 };
 
 }  // namespace vnsim
