@@ -105,10 +105,13 @@ const std::vector<double>& SiaPolicy::raw_row(const JobSpec& spec, Memo& m,
   }
   const NoiseScaleProfile* noise = m.noise;
   const double progress = noise != nullptr && !noise->per_batch() ? m.progress : 0;
-  if (m.row != nullptr && m.row_progress == progress &&
-      (noise == nullptr || m.row_epoch == noise->epoch_at(m.progress)))
+  const int epoch = m.row != nullptr && m.epoch_progress == m.progress ? m.row_epoch
+                    : noise != nullptr                                 ? noise->epoch_at(m.progress)
+                                                                       : -1;
+  if (m.row != nullptr && m.row_progress == progress && m.row_epoch == epoch) {
+    m.epoch_progress = m.progress;
     return *m.row;
-  const int epoch = noise != nullptr ? noise->epoch_at(m.progress) : -1;
+  }
   auto [it, added] = rows_.try_emplace({spec.model, spec.global_batch, epoch, progress});
   if (added) {
     const ModelParams& model = estimator_.model(spec);
@@ -125,16 +128,23 @@ const std::vector<double>& SiaPolicy::raw_row(const JobSpec& spec, Memo& m,
   m.row = &it->second;
   m.row_epoch = epoch;
   m.row_progress = progress;
+  m.epoch_progress = m.progress;
   return it->second;
 }
 
 std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
-  if (auto filtered = reject_non_data_parallel(input, name())) {
-    std::vector<Decision> out = std::move(filtered->second);
-    for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
-    return out;
+  // A job's spec never changes, so each queued job is checked once.
+  bool unchecked = false;
+  for (const QueuedJob& q : input.queued) unchecked = unchecked || !memo(q.index).priced;
+  if (unchecked) {
+    if (auto filtered = reject_non_data_parallel(input, name())) {
+      std::vector<Decision> out = std::move(filtered->second);
+      for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
+      return out;
+    }
+    for (const QueuedJob& q : input.queued) memo(q.index).priced = true;
   }
   const double now = input.now_s;
   if (now < next_round_s_) return {};

@@ -82,6 +82,8 @@ class SiaPolicy : public Policy {
     const std::vector<double>* row = nullptr;
     int row_epoch = 0;
     double row_progress = 0;
+    double epoch_progress = -1;  // the progress row_epoch is the epoch of
+    bool priced = false;         // checked to be a job this policy can price
     std::vector<GpuId> placed_on;
     int placed_config = -1;
     int choice_config = -1;
