@@ -147,8 +147,16 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     for (const QueuedJob& q : input.queued) memo(q.index).priced = true;
   }
   const double now = input.now_s;
+  if (skip_to_s_ > next_round_s_) {
+    // The rounds before now that were skipped would have decided nothing:
+    // the input had not changed (a change calls decide) and the standing
+    // answer was proven for them. The grid of rounds stays the same.
+    while (next_round_s_ < now && next_round_s_ < skip_to_s_) next_round_s_ += params_.interval_s;
+    if (!same_input(input)) skip_to_s_ = -std::numeric_limits<double>::infinity();
+  }
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;
+  skip_to_s_ = -std::numeric_limits<double>::infinity();
   estimator_.use_topology(input.view->topology());
   // Rows keyed by an exact progress (a noise profile without per-batch
   // statistics) would pile up round after round: start afresh past a bound.
@@ -395,11 +403,66 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     m.iteration_s = c.iteration_s;
     m.rate = c.goodput / m0;
   }
-  if (targets.empty()) return {};  // what apply_targets would answer, without its O(cluster) set-up
+  if (targets.empty()) {
+    if (params_.skip_rounds && params_.reuse_standing && !input.running.empty() && standing_fixed_ &&
+        proven_until_s_ >= next_round_s_) {
+      // Later rounds with this input decide nothing up to the proof's end or
+      // the first round at which a running job's estimated progress may have
+      // entered another epoch (which changes its row), whichever is first.
+      // The idle-deadlock guard counts timer wakes only while nothing runs.
+      double until = proven_until_s_;
+      for (std::size_t i = 0; i < active.size(); ++i) {
+        const Memo& m = memo(active[i].index);
+        if (active[i].running == nullptr || !(m.rate > 0) || m.noise == nullptr) continue;
+        if (!m.noise->per_batch()) until = now;  // its row follows the exact progress
+        const auto e = static_cast<std::size_t>(std::max(0, m.row_epoch));
+        if (m.noise->per_batch() && e + 1 < m.noise->epoch_end.size()) {
+          const double from = std::max(m.last_update_s, m.no_progress_until_s);
+          const double cross = from + (m.noise->epoch_end[e] - m.progress) / m.rate;
+          until = std::min(until, cross - 1e-6 * std::max(1.0, std::abs(cross)));  // early rather than late
+        }
+      }
+      double to = next_round_s_;
+      while (to <= until) to += params_.interval_s;
+      if (to > next_round_s_) {
+        skip_to_s_ = to;
+        record_input(input);
+      }
+    }
+    return {};  // what apply_targets would answer, without its O(cluster) set-up
+  }
   return apply_targets(input, targets, ResizeMode::CheckpointRestart);
 }
 
+void SiaPolicy::record_input(const SchedulerInput& input) {
+  skip_jobs_.clear();
+  skip_gpus_.clear();
+  for (const RunningJob& r : input.running) {
+    skip_jobs_.push_back(r.index);
+    skip_gpus_.insert(skip_gpus_.end(), r.placement.gpus.begin(), r.placement.gpus.end());
+  }
+  skip_jobs_.push_back(static_cast<JobIndex>(-1));
+  for (const QueuedJob& q : input.queued) skip_jobs_.push_back(q.index);
+}
+
+bool SiaPolicy::same_input(const SchedulerInput& input) const {
+  if (skip_jobs_.size() != input.running.size() + 1 + input.queued.size()) return false;
+  std::size_t j = 0;
+  std::size_t g = 0;
+  for (const RunningJob& r : input.running) {
+    if (skip_jobs_[j++] != r.index) return false;
+    for (const GpuId id : r.placement.gpus)
+      if (g >= skip_gpus_.size() || skip_gpus_[g++] != id) return false;
+  }
+  if (g != skip_gpus_.size()) return false;
+  ++j;
+  for (const QueuedJob& q : input.queued)
+    if (skip_jobs_[j++] != q.index) return false;
+  return true;
+}
+
 std::optional<double> SiaPolicy::next_timer_s(double now_s) const {
+  if (skip_to_s_ > next_round_s_ && skip_to_s_ > now_s) return skip_to_s_;
   if (next_round_s_ > now_s) return next_round_s_;
   return std::nullopt;
 }
@@ -422,6 +485,8 @@ const PolicyRegistration kSia(
                "most CBC branch-and-bound nodes per round; 0 = no limit")
         .flag("knapsack", &SiaParams::knapsack,
               "1: one-GPU-type rounds solved exactly by a knapsack DP; 0: CBC every round")
+        .flag("skip_rounds", &SiaParams::skip_rounds,
+              "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
         .flag("reuse_standing", &SiaParams::reuse_standing,
               "1: a round that differs from the last solved one only by restart factors keeps the standing "
               "allocation while it is proven optimal; 0: solve every round"),

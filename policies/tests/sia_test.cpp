@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <random>
 #include <string>
@@ -318,16 +319,19 @@ TEST(Sia, GivesEveryJobGpusWithinCapacityAndWaitsForTheRound) {
 // Rounds every 60 s over `jobs` on `cluster`, each round's decisions applied
 // on the view (a start or resize takes its placement, a preemption queues
 // the job again); the decisions of every round.
+// With follow_timer, only the times the policy's timer asks for are called
+// (the rounds in between get no decisions).
 std::vector<std::vector<Decision>> run_rounds(SiaPolicy& sia, const Cluster& cluster,
                                               const std::vector<JobSpec>& jobs, int rounds,
-                                              std::vector<std::optional<Placement>> placed = {}) {
+                                              std::vector<std::optional<Placement>> placed = {},
+                                              bool follow_timer = false, int* calls = nullptr) {
   const Topology topology(cluster);
   ClusterView view(cluster, topology);
   placed.resize(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (placed[i]) view.allocate(placed[i]->gpus, i);
-  std::vector<std::vector<Decision>> out;
-  for (int r = 0; r < rounds; ++r) {
+  std::vector<std::vector<Decision>> out(rounds);
+  for (int r = 0; r < rounds;) {
     SchedulerInput in;
     in.now_s = 60.0 * r;
     in.view = &view;
@@ -336,8 +340,9 @@ std::vector<std::vector<Decision>> run_rounds(SiaPolicy& sia, const Cluster& clu
         in.running.push_back(RunningJob{i, &jobs[i], *placed[i]});
       else
         in.queued.push_back(QueuedJob{i, &jobs[i], 0, -1});
-    out.push_back(sia.decide(in));
-    for (const Decision& d : out.back()) {
+    out[r] = sia.decide(in);
+    if (calls != nullptr) ++*calls;
+    for (const Decision& d : out[r]) {
       if (const auto* s = std::get_if<StartJob>(&d)) {
         view.allocate(s->placement.gpus, s->job);
         placed[s->job] = s->placement;
@@ -352,6 +357,8 @@ std::vector<std::vector<Decision>> run_rounds(SiaPolicy& sia, const Cluster& clu
         placed[p->job].reset();
       }
     }
+    const std::optional<double> next = sia.next_timer_s(in.now_s);
+    r = follow_timer && next ? static_cast<int>(std::lround(*next / 60.0)) : r + 1;
   }
   return out;
 }
@@ -413,6 +420,29 @@ TEST(Sia, AnUnchangedRoundSolvesNothingAndDecidesTheSame) {
   // The solves left are the rounds after a goodput epoch, a batch change's
   // epoch or a move changed the keys (87 of 300 here).
   EXPECT_LE(reusing.solve_count(), rounds / 3u);
+}
+
+TEST(Sia, SkippedRoundsAreOnesThatWouldDecideNothing) {
+  // The scenario above with a yolov3 job, called only when the policy's
+  // timer asks: the rounds it skips are ones where calling every round
+  // decides nothing, and the rounds it runs decide the same (among them
+  // batch changes at goodput epoch changes, rounds 78 and 91).
+  const Cluster cluster(t4_nodes(2));
+  const std::vector<JobSpec> jobs = {job("a", "yolov3", 8, 1000000000LL),
+                                     job("b", "cifar10", 128, 1000000000LL)};
+  std::vector<std::optional<Placement>> placed(jobs.size());
+  placed[0] = Placement{{0, 1}, {}};
+  placed[1] = Placement{{4, 5}, {}};
+  SiaParams every;
+  every.skip_rounds = false;
+  SiaPolicy calling(every);
+  SiaPolicy skipping;
+  const int rounds = 1000;
+  const auto expected = run_rounds(calling, cluster, jobs, rounds, placed);
+  int calls = 0;
+  const auto got = run_rounds(skipping, cluster, jobs, rounds, placed, true, &calls);
+  for (int r = 0; r < rounds; ++r) EXPECT_EQ(describe(got[r]), describe(expected[r])) << "round " << r;
+  EXPECT_LT(calls, rounds / 2);
 }
 
 TEST(Sia, RestartCostsAreTheSiaSimulatorOnes) {

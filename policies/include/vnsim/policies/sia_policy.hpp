@@ -40,6 +40,7 @@ struct SiaParams {
   int max_bb_nodes = 100;           // CBC branch-and-bound nodes per round; 0: no limit (docs/POLICIES.md)
   bool knapsack = true;             // one GPU type: exact knapsack DP instead of CBC (sia_ilp.hpp)
   bool reuse_standing = true;       // unchanged rounds keep the standing allocation while proven optimal
+  bool skip_rounds = true;          // with reuse_standing: rounds that would decide nothing are not run
 };
 
 class SiaPolicy : public Policy {
@@ -124,6 +125,14 @@ class SiaPolicy : public Policy {
   double proven_until_s_ = -std::numeric_limits<double>::infinity();
   double horizon_s_ = 0;
   std::size_t solves_ = 0;
+  // Skipped rounds: after a round that decided nothing, the rounds before
+  // skip_to_s_ (the first one the standing proof or an epoch change does not
+  // cover) are not run while the input stays the one recorded here.
+  double skip_to_s_ = -std::numeric_limits<double>::infinity();
+  std::vector<JobIndex> skip_jobs_;
+  std::vector<GpuId> skip_gpus_;
+  bool same_input(const SchedulerInput& input) const;
+  void record_input(const SchedulerInput& input);
   double next_round_s_ = -std::numeric_limits<double>::infinity();
 };
 
