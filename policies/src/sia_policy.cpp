@@ -77,18 +77,94 @@ SiaPolicy::Memo& SiaPolicy::memo(JobIndex job) {
   return memos_[job];
 }
 
+void SiaPolicy::use_noise_profiles(const NoiseScaleCatalog& noise) {
+  estimator_.use_noise_profiles(noise);
+  forget_rows();
+}
+
+void SiaPolicy::forget_rows() {
+  rows_.clear();
+  ++rows_generation_;  // every Memo::row is stale
+  standing_.clear();   // its row pointers may be reused
+  standing_fixed_ = false;
+}
+
+// A raw row depends on the model, the spec batch and the progress, and on
+// the progress only through its epoch where the noise profile has per-batch
+// statistics (GoodputEstimator::best): one row per epoch, shared by every
+// job of that model and batch, looked up again only when the epoch changes.
+const std::vector<double>& SiaPolicy::raw_row(const JobSpec& spec, Memo& m,
+                                              const std::vector<SiaConfig>& configs,
+                                              const std::vector<std::string>& types) {
+  if (m.generation != rows_generation_) {
+    m.generation = rows_generation_;
+    m.noise = estimator_.noise(spec);
+    m.row = nullptr;
+    m.placed_on.clear();
+    m.choice_row = nullptr;
+  }
+  const NoiseScaleProfile* noise = m.noise;
+  const double progress = noise != nullptr && !noise->per_batch() ? m.progress : 0;
+  const int epoch = m.row != nullptr && m.epoch_progress == m.progress ? m.row_epoch
+                    : noise != nullptr                                 ? noise->epoch_at(m.progress)
+                                                                       : -1;
+  if (m.row != nullptr && m.row_progress == progress && m.row_epoch == epoch) {
+    m.epoch_progress = m.progress;
+    return *m.row;
+  }
+  auto [it, added] = rows_.try_emplace({spec.model, spec.global_batch, epoch, progress});
+  if (added) {
+    const ModelParams& model = estimator_.model(spec);
+    const int max_batch =
+        noise != nullptr ? std::max(noise->max_batch, model.max_global_batch) : spec.global_batch;
+    const int max_gpus = std::min(params_.max_gpus_per_job, max_batch / std::max(1, model.min_local_batch));
+    it->second.assign(configs.size(), 0.0);
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      const SiaConfig& cfg = configs[c];
+      if (cfg.gpus > std::max(1, max_gpus)) continue;
+      it->second[c] = estimator_.best(spec, types[cfg.type], m.progress, cfg.nodes, cfg.gpus).goodput;
+    }
+  }
+  m.row = &it->second;
+  m.row_epoch = epoch;
+  m.row_progress = progress;
+  m.epoch_progress = m.progress;
+  return it->second;
+}
+
 std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
-  if (auto filtered = reject_non_data_parallel(input, name())) {
-    std::vector<Decision> out = std::move(filtered->second);
-    for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
-    return out;
+  // A job's spec never changes, so each queued job is checked once.
+  bool unchecked = false;
+  for (const QueuedJob& q : input.queued) unchecked = unchecked || !memo(q.index).priced;
+  if (unchecked) {
+    if (auto filtered = reject_non_data_parallel(input, name())) {
+      std::vector<Decision> out = std::move(filtered->second);
+      for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
+      return out;
+    }
+    for (const QueuedJob& q : input.queued) memo(q.index).priced = true;
   }
   const double now = input.now_s;
+  if (skip_to_s_ > next_round_s_) {
+    // The rounds before now that were skipped would have decided nothing:
+    // the input had not changed (a change calls decide) and the standing
+    // answer was proven for them. The grid of rounds stays the same.
+    while (next_round_s_ < now && next_round_s_ < skip_to_s_) next_round_s_ += params_.interval_s;
+    if (!same_input(input)) skip_to_s_ = -std::numeric_limits<double>::infinity();
+  }
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;
+  skip_to_s_ = -std::numeric_limits<double>::infinity();
   estimator_.use_topology(input.view->topology());
+  // Rows keyed by an exact progress (a noise profile without per-batch
+  // statistics) would pile up round after round: start afresh past a bound.
+  constexpr std::size_t kMostRows = 100000;
+  if (rows_topology_ != &input.view->topology() || rows_.size() > kMostRows) {
+    forget_rows();
+    rows_topology_ = &input.view->topology();
+  }
   const Cluster& cluster = input.view->cluster();
   // Progress since the last round at each active job's estimated rate. Only
   // the active ones: a finished job's estimate is never read again, and
@@ -105,6 +181,8 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   for (const QueuedJob& q : input.queued) advance(q.index);
 
   const std::vector<TypePool> pools = pools_of(cluster);
+  std::vector<std::string> types;
+  for (const TypePool& pool : pools) types.push_back(pool.type);
   SiaIlpProblem problem;
   problem.p = params_.p;
   problem.no_allocation_penalty = params_.no_allocation_penalty;
@@ -120,17 +198,26 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     const JobSpec* spec;
     const RunningJob* running;
   };
-  std::vector<Active> active;
-  for (const RunningJob& r : input.running) active.push_back({r.spec->submit_s, r.index, r.spec, &r});
-  for (const QueuedJob& q : input.queued) active.push_back({q.spec->submit_s, q.index, q.spec, nullptr});
-  std::sort(active.begin(), active.end(), [](const Active& a, const Active& b) {
+  // In (submit, index) order, a total order: the running and the queued
+  // jobs sorted apart (the queue usually is already) and merged.
+  const auto by_submit = [](const Active& a, const Active& b) {
     return std::tie(a.submit, a.index) < std::tie(b.submit, b.index);
-  });
+  };
+  std::vector<Active> running;
+  std::vector<Active> queued;
+  running.reserve(input.running.size());
+  queued.reserve(input.queued.size());
+  for (const RunningJob& r : input.running) running.push_back({r.spec->submit_s, r.index, r.spec, &r});
+  for (const QueuedJob& q : input.queued) queued.push_back({q.spec->submit_s, q.index, q.spec, nullptr});
+  for (std::vector<Active>* part : {&running, &queued})
+    if (!std::is_sorted(part->begin(), part->end(), by_submit))
+      std::sort(part->begin(), part->end(), by_submit);
+  std::vector<Active> active(running.size() + queued.size());
+  std::merge(running.begin(), running.end(), queued.begin(), queued.end(), active.begin(), by_submit);
 
-  // Goodput matrix, row-normalised, with the restart factor. A raw row
-  // depends only on the model, the spec batch and the progress, so jobs that
-  // share them (queued jobs that have not run yet) share one computation.
-  std::map<std::tuple<std::string, int, double>, std::vector<double>> raw_rows;
+  // Each job's raw row, current configuration and restart count: the
+  // round's problem but for the restart factors.
+  std::vector<JobKey> keys(active.size());
   std::vector<int> current_config(active.size(), -1);
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Active& a = active[i];
@@ -139,58 +226,101 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
       m.seen = true;
       m.last_update_s = now;
     }
-    auto [raw, added] = raw_rows.try_emplace({a.spec->model, a.spec->global_batch, m.progress});
-    if (added) {
-      const ModelParams& model = estimator_.model(*a.spec);
-      const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
-      const int max_batch =
-          noise != nullptr ? std::max(noise->max_batch, model.max_global_batch) : a.spec->global_batch;
-      const int max_gpus = std::min(params_.max_gpus_per_job, max_batch / std::max(1, model.min_local_batch));
-      raw->second.assign(problem.configs.size(), 0.0);
-      for (std::size_t c = 0; c < problem.configs.size(); ++c) {
-        const SiaConfig& cfg = problem.configs[c];
-        if (cfg.gpus > std::max(1, max_gpus)) continue;
-        raw->second[c] =
-            estimator_.best(*a.spec, pools[cfg.type].type, m.progress, cfg.nodes, cfg.gpus).goodput;
-      }
-    }
-    std::vector<double> row = raw->second;
-    double smallest = 0;
-    for (double v : row)
-      if (v > 0 && (smallest == 0 || v < smallest)) smallest = v;
+    const std::vector<double>* row = &raw_row(*a.spec, m, problem.configs, types);
     if (a.running != nullptr) {
       const std::vector<GpuId>& gpus = a.running->placement.gpus;
-      const std::string& type = cluster.gpu(gpus.front()).type;
-      const int nodes = static_cast<int>(gpus_per_node(cluster, gpus).size());
-      for (std::size_t c = 0; c < problem.configs.size(); ++c) {
-        const SiaConfig& cfg = problem.configs[c];
-        if (pools[cfg.type].type == type && cfg.gpus == static_cast<int>(gpus.size()) && cfg.nodes == nodes)
-          current_config[i] = static_cast<int>(c);
+      if (gpus != m.placed_on) {
+        const std::string& type = cluster.gpu(gpus.front()).type;
+        const int nodes = static_cast<int>(gpus_per_node(cluster, gpus).size());
+        m.placed_on = gpus;
+        m.placed_config = -1;
+        for (std::size_t c = 0; c < problem.configs.size(); ++c) {
+          const SiaConfig& cfg = problem.configs[c];
+          if (cfg.gpus == static_cast<int>(gpus.size()) && cfg.nodes == nodes && types[cfg.type] == type)
+            m.placed_config = static_cast<int>(c);
+        }
       }
+      current_config[i] = m.placed_config;
     }
-    const double age = std::max(0.0, now - a.submit);
-    const double s = restart_cost_s(a.spec->model);
-    const double restart = age + s > 0 ? std::max(age - m.restarts * s, 0.0) / (age + s) : 0.0;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (smallest > 0) row[c] /= smallest;
-      if (a.running != nullptr && static_cast<int>(c) != current_config[i]) row[c] *= restart;
-    }
-    problem.value.push_back(std::move(row));
+    keys[i] = JobKey{a.index, current_config[i], m.restarts, row};
   }
-  const std::vector<int> chosen = solve_sia_ilp(problem);
+
+  // Goodput matrix, row-normalised, with the restart factor
+  // max(age - N S, 0) / (age + S) of the ages at time `at` on every
+  // configuration but a running job's current one.
+  auto values_at = [&](double at) {
+    std::vector<std::vector<double>> values;
+    values.reserve(active.size());
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      const Active& a = active[i];
+      std::vector<double> row = *keys[i].row;
+      double smallest = 0;
+      for (double v : row)
+        if (v > 0 && (smallest == 0 || v < smallest)) smallest = v;
+      const double age = std::max(0.0, at - a.submit);
+      const double s = restart_cost_s(a.spec->model);
+      const double restart = age + s > 0 ? std::max(age - keys[i].restarts * s, 0.0) / (age + s) : 0.0;
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        if (smallest > 0) row[c] /= smallest;
+        if (a.running != nullptr && static_cast<int>(c) != current_config[i]) row[c] *= restart;
+      }
+      values.push_back(std::move(row));
+    }
+    return values;
+  };
+  auto solve_at = [&](double at) {
+    problem.value = values_at(at);
+    ++solves_;
+    return solve_sia_ilp(problem);
+  };
+
+  // Unchanged rounds. Between two rounds with equal keys only the restart
+  // factors differ, and they only grow with age (d/d age of the factor is
+  // (N + 1) S / (age + S)^2 >= 0), so every column's cost only falls. An
+  // answer in which every running job keeps its configuration or stops
+  // (queued jobs may start: they have no restart factor) has a cost that
+  // does not change with time. If the solver returns such an answer A for
+  // the factors at a time T, no allocation beats A at any earlier time, so
+  // rounds up to T keep A without a solve. Past T one solve at
+  // now + 2 (T - the last proof) proves it again or, when it returns
+  // anything else, the round is solved as usual.
+  std::vector<int> chosen;
+  const bool unchanged = params_.reuse_standing && standing_fixed_ && keys == standing_;
+  if (unchanged && now <= proven_until_s_) {
+    chosen = standing_answer_;
+  } else if (unchanged) {
+    horizon_s_ = std::max(2 * horizon_s_, params_.interval_s);
+    if (solve_at(now + horizon_s_) == standing_answer_) {
+      proven_until_s_ = now + horizon_s_;
+      chosen = standing_answer_;
+    }
+  }
+  if (chosen.empty() && !active.empty()) {
+    chosen = solve_at(now);
+    standing_ = keys;
+    standing_answer_ = chosen;
+    standing_fixed_ = true;
+    for (std::size_t i = 0; i < active.size(); ++i)
+      if (active[i].running != nullptr && chosen[i] != current_config[i] && chosen[i] != -1)
+        standing_fixed_ = false;
+    proven_until_s_ = now;
+    horizon_s_ = 0;
+  }
+  chosen.resize(active.size(), -1);
 
   // Placement: jobs keeping their configuration keep their GPUs; whole-node
   // configurations take free nodes, then single-node ones go best fit,
   // largest first. A job that does not fit waits (or stops) for a round.
-  std::vector<int> free_on(cluster.node_count(), 0);
-  for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
   std::vector<std::size_t> movers;
-  for (std::size_t i = 0; i < active.size(); ++i) {
-    if (chosen[i] >= 0 && chosen[i] == current_config[i]) {
-      for (GpuId g : active[i].running->placement.gpus) --free_on[cluster.gpu(g).node];
-    } else if (chosen[i] >= 0) {
-      movers.push_back(i);
-    }
+  for (std::size_t i = 0; i < active.size(); ++i)
+    if (chosen[i] >= 0 && chosen[i] != current_config[i]) movers.push_back(i);
+  std::vector<int> free_on;
+  if (!movers.empty()) {
+    free_on.assign(cluster.node_count(), 0);
+    for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
+    for (std::size_t i = 0; i < active.size(); ++i)
+      if (chosen[i] >= 0 && chosen[i] == current_config[i])
+        for (GpuId g : active[i].running->placement.gpus) --free_on[cluster.gpu(g).node];
   }
   std::stable_sort(movers.begin(), movers.end(), [&](std::size_t a, std::size_t b) {
     const SiaConfig& ca = problem.configs[chosen[a]];
@@ -239,9 +369,16 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     }
     const SiaConfig& cfg = problem.configs[chosen[i]];
     const std::string& type = pools[cfg.type].type;
-    const BatchChoice c = estimator_.best(*a.spec, type, m.progress, cfg.nodes, cfg.gpus);
+    // best() depends on what the row was looked up by (raw_row): the last
+    // answer stands while the row and the configuration do.
+    if (m.choice_row != m.row || m.choice_config != chosen[i]) {
+      m.choice = estimator_.best(*a.spec, type, m.progress, cfg.nodes, cfg.gpus);
+      m.choice_row = m.row;
+      m.choice_config = chosen[i];
+    }
+    const BatchChoice c = m.choice;
     last_round_[a.index] = Chosen{type, cfg.gpus, c};
-    const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
+    const NoiseScaleProfile* noise = m.noise;
     const double m0 = noise != nullptr ? noise->initial_batch : std::max(1, a.spec->global_batch);
     const int batch_now = m.batch > 0 ? m.batch : a.spec->global_batch;
     if (keeps) {
@@ -266,10 +403,66 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     m.iteration_s = c.iteration_s;
     m.rate = c.goodput / m0;
   }
+  if (targets.empty()) {
+    if (params_.skip_rounds && params_.reuse_standing && !input.running.empty() && standing_fixed_ &&
+        proven_until_s_ >= next_round_s_) {
+      // Later rounds with this input decide nothing up to the proof's end or
+      // the first round at which a running job's estimated progress may have
+      // entered another epoch (which changes its row), whichever is first.
+      // The idle-deadlock guard counts timer wakes only while nothing runs.
+      double until = proven_until_s_;
+      for (std::size_t i = 0; i < active.size(); ++i) {
+        const Memo& m = memo(active[i].index);
+        if (active[i].running == nullptr || !(m.rate > 0) || m.noise == nullptr) continue;
+        if (!m.noise->per_batch()) until = now;  // its row follows the exact progress
+        const auto e = static_cast<std::size_t>(std::max(0, m.row_epoch));
+        if (m.noise->per_batch() && e + 1 < m.noise->epoch_end.size()) {
+          const double from = std::max(m.last_update_s, m.no_progress_until_s);
+          const double cross = from + (m.noise->epoch_end[e] - m.progress) / m.rate;
+          until = std::min(until, cross - 1e-6 * std::max(1.0, std::abs(cross)));  // early rather than late
+        }
+      }
+      double to = next_round_s_;
+      while (to <= until) to += params_.interval_s;
+      if (to > next_round_s_) {
+        skip_to_s_ = to;
+        record_input(input);
+      }
+    }
+    return {};  // what apply_targets would answer, without its O(cluster) set-up
+  }
   return apply_targets(input, targets, ResizeMode::CheckpointRestart);
 }
 
+void SiaPolicy::record_input(const SchedulerInput& input) {
+  skip_jobs_.clear();
+  skip_gpus_.clear();
+  for (const RunningJob& r : input.running) {
+    skip_jobs_.push_back(r.index);
+    skip_gpus_.insert(skip_gpus_.end(), r.placement.gpus.begin(), r.placement.gpus.end());
+  }
+  skip_jobs_.push_back(static_cast<JobIndex>(-1));
+  for (const QueuedJob& q : input.queued) skip_jobs_.push_back(q.index);
+}
+
+bool SiaPolicy::same_input(const SchedulerInput& input) const {
+  if (skip_jobs_.size() != input.running.size() + 1 + input.queued.size()) return false;
+  std::size_t j = 0;
+  std::size_t g = 0;
+  for (const RunningJob& r : input.running) {
+    if (skip_jobs_[j++] != r.index) return false;
+    for (const GpuId id : r.placement.gpus)
+      if (g >= skip_gpus_.size() || skip_gpus_[g++] != id) return false;
+  }
+  if (g != skip_gpus_.size()) return false;
+  ++j;
+  for (const QueuedJob& q : input.queued)
+    if (skip_jobs_[j++] != q.index) return false;
+  return true;
+}
+
 std::optional<double> SiaPolicy::next_timer_s(double now_s) const {
+  if (skip_to_s_ > next_round_s_ && skip_to_s_ > now_s) return skip_to_s_;
   if (next_round_s_ > now_s) return next_round_s_;
   return std::nullopt;
 }
@@ -291,7 +484,12 @@ const PolicyRegistration kSia(
         .whole("max_bb_nodes", &SiaParams::max_bb_nodes, 0, 100000000,
                "most CBC branch-and-bound nodes per round; 0 = no limit")
         .flag("knapsack", &SiaParams::knapsack,
-              "1: one-GPU-type rounds solved exactly by a knapsack DP; 0: CBC every round"),
+              "1: one-GPU-type rounds solved exactly by a knapsack DP; 0: CBC every round")
+        .flag("skip_rounds", &SiaParams::skip_rounds,
+              "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
+        .flag("reuse_standing", &SiaParams::reuse_standing,
+              "1: a round that differs from the last solved one only by restart factors keeps the standing "
+              "allocation while it is proven optimal; 0: solve every round"),
     [](const SiaParams& p) { return std::make_unique<SiaPolicy>(p); });
 }  // namespace
 

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <variant>
@@ -295,6 +297,135 @@ TEST(Sia, GivesEveryJobGpusWithinCapacityAndWaitsForTheRound) {
   in.now_s = 30;
   EXPECT_TRUE(sia.decide(in).empty());
   EXPECT_EQ(sia.next_timer_s(30), 60);
+}
+
+// Rounds every 60 s over `jobs` on `cluster`, each round's decisions applied
+// on the view (a start or resize takes its placement, a preemption queues
+// the job again); the decisions of every round.
+// With follow_timer, only the times the policy's timer asks for are called
+// (the rounds in between get no decisions).
+std::vector<std::vector<Decision>> run_rounds(SiaPolicy& sia, const Cluster& cluster,
+                                              const std::vector<JobSpec>& jobs, int rounds,
+                                              std::vector<std::optional<Placement>> placed = {},
+                                              bool follow_timer = false, int* calls = nullptr) {
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  placed.resize(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (placed[i]) view.allocate(placed[i]->gpus, i);
+  std::vector<std::vector<Decision>> out(rounds);
+  for (int r = 0; r < rounds;) {
+    SchedulerInput in;
+    in.now_s = 60.0 * r;
+    in.view = &view;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      if (placed[i])
+        in.running.push_back(RunningJob{i, &jobs[i], *placed[i]});
+      else
+        in.queued.push_back(QueuedJob{i, &jobs[i], 0, -1});
+    out[r] = sia.decide(in);
+    if (calls != nullptr) ++*calls;
+    for (const Decision& d : out[r]) {
+      if (const auto* s = std::get_if<StartJob>(&d)) {
+        view.allocate(s->placement.gpus, s->job);
+        placed[s->job] = s->placement;
+      }
+      if (const auto* z = std::get_if<ResizeJob>(&d)) {
+        view.release(placed[z->job]->gpus, z->job);
+        view.allocate(z->placement.gpus, z->job);
+        placed[z->job] = z->placement;
+      }
+      if (const auto* p = std::get_if<PreemptJob>(&d)) {
+        view.release(placed[p->job]->gpus, p->job);
+        placed[p->job].reset();
+      }
+    }
+    const std::optional<double> next = sia.next_timer_s(in.now_s);
+    r = follow_timer && next ? static_cast<int>(std::lround(*next / 60.0)) : r + 1;
+  }
+  return out;
+}
+
+std::string describe(const std::vector<Decision>& ds) {
+  std::string s;
+  auto gpus = [](const Placement& p) {
+    std::string g;
+    for (const GpuId id : p.gpus) g += " " + std::to_string(id);
+    return g;
+  };
+  for (const Decision& d : ds) {
+    if (const auto* a = std::get_if<StartJob>(&d))
+      s += "start " + std::to_string(a->job) + gpus(a->placement);
+    if (const auto* z = std::get_if<ResizeJob>(&d))
+      s += "resize " + std::to_string(z->job) + " batch " + std::to_string(z->global_batch) +
+           gpus(z->placement);
+    if (const auto* p = std::get_if<PreemptJob>(&d)) s += "preempt " + std::to_string(p->job);
+    s += "; ";
+  }
+  return s;
+}
+
+TEST(Sia, AnUnchangedRoundSolvesNothingAndDecidesTheSame) {
+  // An imagenet job runs on 2 of node 0's T4s and a cifar10 job on 2 of
+  // node 1's, on 8 T4s. Between rounds with the same jobs, configurations,
+  // restart counts and goodput epochs only the restart factors change; the
+  // policy then keeps the standing allocation without a solve while a solve
+  // at a later time proves it optimal. The restart factor of a young job
+  // holds the imagenet job on its 2 GPUs for the first rounds and lets it
+  // move to 4 later: the round of that move, and every other, must be what
+  // solving every round decides.
+  const Cluster cluster(t4_nodes(2));
+  const std::vector<JobSpec> jobs = {job("a", "imagenet", 200, 1000000000LL),
+                                     job("b", "cifar10", 128, 1000000000LL)};
+  std::vector<std::optional<Placement>> placed(jobs.size());
+  placed[0] = Placement{{0, 1}, {}};
+  placed[1] = Placement{{4, 5}, {}};
+  SiaParams always;
+  always.reuse_standing = false;
+  SiaPolicy solving(always);
+  SiaPolicy reusing;
+  const int rounds = 300;
+  const auto expected = run_rounds(solving, cluster, jobs, rounds, placed);
+  const auto got = run_rounds(reusing, cluster, jobs, rounds, placed);
+  int quiet = 0;
+  int moves_after_the_first_rounds = 0;
+  for (int r = 0; r < rounds; ++r) {
+    EXPECT_EQ(describe(got[r]), describe(expected[r])) << "round " << r;
+    quiet += got[r].empty();
+    if (r > 3)
+      for (const Decision& d : got[r])
+        moves_after_the_first_rounds += std::holds_alternative<ResizeJob>(d) &&
+                                        std::get<ResizeJob>(d).mode == ResizeMode::CheckpointRestart;
+  }
+  EXPECT_GT(moves_after_the_first_rounds, 0);
+  EXPECT_GT(quiet, rounds - 10);  // most rounds change nothing
+  EXPECT_EQ(solving.solve_count(), static_cast<std::size_t>(rounds));
+  // The solves left are the rounds after a goodput epoch, a batch change's
+  // epoch or a move changed the keys (87 of 300 here).
+  EXPECT_LE(reusing.solve_count(), rounds / 3u);
+}
+
+TEST(Sia, SkippedRoundsAreOnesThatWouldDecideNothing) {
+  // The scenario above with a yolov3 job, called only when the policy's
+  // timer asks: the rounds it skips are ones where calling every round
+  // decides nothing, and the rounds it runs decide the same (among them
+  // batch changes at goodput epoch changes, rounds 78 and 91).
+  const Cluster cluster(t4_nodes(2));
+  const std::vector<JobSpec> jobs = {job("a", "yolov3", 8, 1000000000LL),
+                                     job("b", "cifar10", 128, 1000000000LL)};
+  std::vector<std::optional<Placement>> placed(jobs.size());
+  placed[0] = Placement{{0, 1}, {}};
+  placed[1] = Placement{{4, 5}, {}};
+  SiaParams every;
+  every.skip_rounds = false;
+  SiaPolicy calling(every);
+  SiaPolicy skipping;
+  const int rounds = 1000;
+  const auto expected = run_rounds(calling, cluster, jobs, rounds, placed);
+  int calls = 0;
+  const auto got = run_rounds(skipping, cluster, jobs, rounds, placed, true, &calls);
+  for (int r = 0; r < rounds; ++r) EXPECT_EQ(describe(got[r]), describe(expected[r])) << "round " << r;
+  EXPECT_LT(calls, rounds / 2);
 }
 
 TEST(Sia, RestartCostsAreTheSiaSimulatorOnes) {

@@ -10,10 +10,17 @@
 // ILP of sia_ilp.hpp (COIN-OR CBC) picks at most one configuration per job.
 // Batch size and accumulation are Pollux's goodput-optimal ones
 // (core/goodput.hpp); jobs move by checkpoint-restart.
+//
+// A round whose problem differs from the last solved one only by the
+// restart factors (same jobs, configurations, restart counts and goodput
+// epochs) keeps that round's answer while it is proven optimal up to a later
+// time; docs/POLICIES.md, "Sia", "Unchanged rounds".
+#include <cstddef>
 #include <limits>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vnsim/policies/goodput_estimator.hpp"
@@ -32,6 +39,8 @@ struct SiaParams {
   double relative_gap = 1e-4;       // the artifact's MIP gap (GLPK via cvxpy); 0: optimal
   int max_bb_nodes = 100;           // CBC branch-and-bound nodes per round; 0: no limit (docs/POLICIES.md)
   bool knapsack = true;             // one GPU type: exact knapsack DP instead of CBC (sia_ilp.hpp)
+  bool reuse_standing = true;       // unchanged rounds keep the standing allocation while proven optimal
+  bool skip_rounds = true;          // with reuse_standing: rounds that would decide nothing are not run
 };
 
 class SiaPolicy : public Policy {
@@ -40,7 +49,7 @@ class SiaPolicy : public Policy {
   std::string name() const override { return "sia"; }
   std::vector<Decision> decide(const SchedulerInput& input) override;
   std::optional<double> next_timer_s(double now_s) const override;
-  void use_noise_profiles(const NoiseScaleCatalog& noise) override { estimator_.use_noise_profiles(noise); }
+  void use_noise_profiles(const NoiseScaleCatalog& noise) override;
 
   // Restart cost S of a model in seconds (Sia simulator constants).
   static double restart_cost_s(const std::string& model);
@@ -51,6 +60,9 @@ class SiaPolicy : public Policy {
     BatchChoice batch;
   };
   const std::map<JobIndex, Chosen>& last_round() const { return last_round_; }
+  // How many allocation problems this policy has solved (solve_sia_ilp
+  // calls, the optimality proofs of standing allocations included).
+  std::size_t solve_count() const { return solves_; }
 
  private:
   struct Memo {
@@ -62,13 +74,65 @@ class SiaPolicy : public Policy {
     int restarts = 0;
     int batch = 0;
     double iteration_s = 0;
+    // Looked up once per rows_generation_ (a topology or noise catalog):
+    // the job's noise profile, its raw goodput row in rows_ and what that
+    // was looked up by, its current configuration for the GPUs it held
+    // last, and its batch choice in the configuration it was last given.
+    std::size_t generation = 0;
+    const NoiseScaleProfile* noise = nullptr;
+    const std::vector<double>* row = nullptr;
+    int row_epoch = 0;
+    double row_progress = 0;
+    double epoch_progress = -1;  // the progress row_epoch is the epoch of
+    bool priced = false;         // checked to be a job this policy can price
+    std::vector<GpuId> placed_on;
+    int placed_config = -1;
+    int choice_config = -1;
+    const std::vector<double>* choice_row = nullptr;
+    BatchChoice choice;
   };
   Memo& memo(JobIndex job);
+  const std::vector<double>& raw_row(const JobSpec& spec, Memo& m, const std::vector<SiaConfig>& configs,
+                                     const std::vector<std::string>& types);
+  void forget_rows();
+
+  // What a round's problem is made of, but for the restart factors (which
+  // grow with the jobs' ages): two rounds with equal keys differ only there.
+  struct JobKey {
+    JobIndex job = 0;
+    int current = -1;  // current configuration; -1 queued
+    int restarts = 0;
+    const std::vector<double>* row = nullptr;
+    bool operator==(const JobKey&) const = default;
+  };
 
   SiaParams params_;
   GoodputEstimator estimator_;
   std::vector<Memo> memos_;
   std::map<JobIndex, Chosen> last_round_;
+  // Raw goodput rows by (model, spec batch, epoch, progress when the
+  // estimate depends on it continuously); valid for one topology.
+  std::map<std::tuple<std::string, int, int, double>, std::vector<double>> rows_;
+  const Topology* rows_topology_ = nullptr;
+  std::size_t rows_generation_ = 1;
+  // The standing allocation: the last solved round's keys and answer,
+  // whether that answer's cost is fixed in time (every running job keeps
+  // its configuration or stops), up to when it is proven optimal, and the
+  // next proof's look-ahead.
+  std::vector<JobKey> standing_;
+  std::vector<int> standing_answer_;
+  bool standing_fixed_ = false;
+  double proven_until_s_ = -std::numeric_limits<double>::infinity();
+  double horizon_s_ = 0;
+  std::size_t solves_ = 0;
+  // Skipped rounds: after a round that decided nothing, the rounds before
+  // skip_to_s_ (the first one the standing proof or an epoch change does not
+  // cover) are not run while the input stays the one recorded here.
+  double skip_to_s_ = -std::numeric_limits<double>::infinity();
+  std::vector<JobIndex> skip_jobs_;
+  std::vector<GpuId> skip_gpus_;
+  bool same_input(const SchedulerInput& input) const;
+  void record_input(const SchedulerInput& input);
   double next_round_s_ = -std::numeric_limits<double>::infinity();
 };
 
