@@ -374,7 +374,7 @@ TEST(Sia, AnUnchangedRoundSolvesNothingAndDecidesTheSame) {
   // holds the imagenet job on its 2 GPUs for the first rounds and lets it
   // move to 4 later: the round of that move, and every other, must be what
   // solving every round decides.
-  const Cluster cluster(t4_nodes(2));
+  const Cluster cluster(testing::test_cluster("pcie-t4-1x2x4"));
   const std::vector<JobSpec> jobs = {job("a", "imagenet", 200, 1000000000LL),
                                      job("b", "cifar10", 128, 1000000000LL)};
   std::vector<std::optional<Placement>> placed(jobs.size());
@@ -410,7 +410,7 @@ TEST(Sia, SkippedRoundsAreOnesThatWouldDecideNothing) {
   // timer asks: the rounds it skips are ones where calling every round
   // decides nothing, and the rounds it runs decide the same (among them
   // batch changes at goodput epoch changes, rounds 78 and 91).
-  const Cluster cluster(t4_nodes(2));
+  const Cluster cluster(testing::test_cluster("pcie-t4-1x2x4"));
   const std::vector<JobSpec> jobs = {job("a", "yolov3", 8, 1000000000LL),
                                      job("b", "cifar10", 128, 1000000000LL)};
   std::vector<std::optional<Placement>> placed(jobs.size());
