@@ -59,8 +59,127 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   ++rounds_run_;
   estimator_.use_topology(input.view->topology());
   const Cluster& cluster = input.view->cluster();
-  const std::string gpu_type = cluster.gpu(0).type;
+  advance_progress(input, now);
 
+  pollux::Search search(params_, estimator_, cluster, rng_, speedup_tables_);
+  add_search_jobs(input, search, now);
+  search.prepare();
+  const std::size_t n_jobs = search.jobs.size();
+  if (n_jobs == 0) return {};
+
+  // Initial population: last round's final one remapped to today's jobs,
+  // and the current allocation.
+  pollux::Individual current;
+  for (const pollux::Search::Job& j : search.jobs) current.rows.push_back(j.current);
+  const bool same_as_last_search = unchanged_since_last_search(search);
+  if (same_as_last_search && skipped_in_a_row_ < reuse_limit_) {
+    ++skipped_in_a_row_;
+    last_generations_ = 0;
+    std::vector<Decision> decisions = targets_for(input, search, current);
+    // Not while nothing runs: the driver counts idle timer wake-ups before
+    // it rejects jobs that can never start.
+    if (decisions.empty() && params_.sleep_quiet_rounds && !input.running.empty()) {
+      if (const int quiet = quiet_rounds_ahead(input, now); quiet > 0) {
+        asleep_ = true;
+        grid_next_s_ = next_round_s_;
+        for (int i = 0; i < quiet; ++i) next_round_s_ += params_.interval_s;
+      }
+    }
+    return decisions;
+  }
+  skipped_in_a_row_ = 0;
+  ++searches_;
+  // Every individual's rows come from recycled buffers (spare_rows_): a
+  // round then allocates none once the buffers have grown to its size.
+  auto copy_of = [this](const pollux::Individual& ind) {
+    pollux::Individual out;
+    out.rows = recycled_rows();
+    out.rows.assign(ind.rows.begin(), ind.rows.end());
+    out.fitness = ind.fitness;
+    return out;
+  };
+  std::vector<pollux::Individual> pop;
+  pop.reserve(2 * static_cast<std::size_t>(params_.population));
+  pop.push_back(copy_of(current));
+  // Plus one seed that gives every job without GPUs one free GPU.
+  if (params_.population > 1) {
+    pollux::Individual filled = copy_of(current);
+    search.give_one_free_gpu_each(filled, cluster);
+    pop.push_back(std::move(filled));
+  }
+  if (params_.greedy_seed && static_cast<int>(pop.size()) < params_.population)
+    pop.push_back(search.climbed());
+  if (previous_) {
+    std::map<JobIndex, std::size_t> at;  // job -> its column last round
+    for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace(previous_->jobs[k], k);
+    std::vector<std::ptrdiff_t> column;
+    for (const pollux::Search::Job& j : search.jobs) {
+      const auto it = at.find(j.index);
+      column.push_back(it == at.end() ? -1 : static_cast<std::ptrdiff_t>(it->second));
+    }
+    for (const std::vector<pollux::Row>& prev : previous_->rows) {
+      if (static_cast<int>(pop.size()) == params_.population) break;
+      pollux::Individual ind;
+      ind.rows = recycled_rows();
+      ind.rows.reserve(n_jobs);
+      for (std::size_t j = 0; j < n_jobs; ++j)
+        ind.rows.push_back(column[j] >= 0 ? prev[static_cast<std::size_t>(column[j])]
+                                          : search.jobs[j].current);
+      pop.push_back(std::move(ind));
+    }
+  }
+  while (static_cast<int>(pop.size()) < params_.population) pop.push_back(copy_of(current));
+  for (std::size_t i = 1; i < pop.size(); ++i) {
+    search.repair(pop[i]);
+  }
+  for (pollux::Individual& ind : pop) search.fitness(ind);
+  const double standing_fitness = pop.front().fitness;  // the current allocation's
+
+  // Children and the losers of each survival reuse the same row buffers, so
+  // a generation allocates nothing.
+  std::vector<pollux::Individual> children(pop.size());
+  for (pollux::Individual& child : children) child.rows = recycled_rows();
+  last_generations_ = search.evolve(pop, children);
+  // A best allocation that beats the standing one by no more than rounding
+  // is a tie: keep the standing one. With more jobs than GPUs, every
+  // allocation of one GPU per job has the same objective in exact
+  // arithmetic (each job's speedup on one GPU is 1), and the order in which
+  // the fitness sum adds the same terms decided, so every search swapped
+  // all running jobs for queued ones (docs/POLICIES.md, "Scaling").
+  if (params_.tie_tolerance > 0 &&
+      !(pop.front().fitness > standing_fitness + params_.tie_tolerance * std::abs(standing_fitness))) {
+    pollux::Individual standing = copy_of(current);
+    search.fitness(standing);
+    std::swap(pop.front().rows, standing.rows);
+    pop.front().fitness = standing.fitness;
+    recycle(std::move(standing.rows));
+  }
+  auto next = std::make_shared<Population>();
+  for (const pollux::Search::Job& j : search.jobs) {
+    next->jobs.push_back(j.index);
+    next->max_gpus.push_back(j.max_gpus);
+  }
+  std::vector<Decision> decisions = targets_for(input, search, pop.front());
+  // A search that only confirmed the standing allocation, on the inputs of
+  // the last one, lets the next one wait quiet_backoff times longer.
+  if (same_as_last_search && decisions.empty()) {
+    const double longer = std::min<double>(reuse_limit_ * params_.quiet_backoff, params_.max_quiet_rounds);
+    reuse_limit_ = std::max(reuse_limit_, static_cast<int>(longer));
+  } else {
+    reuse_limit_ = params_.max_skipped_rounds;
+  }
+  // The final population moves into `next`; the children's and last round's
+  // buffers go back to the spares.
+  next->rows.reserve(pop.size());
+  for (pollux::Individual& ind : pop) next->rows.push_back(std::move(ind.rows));
+  for (pollux::Individual& child : children) recycle(std::move(child.rows));
+  if (previous_)
+    for (std::vector<pollux::Row>& rows : previous_->rows) recycle(std::move(rows));
+  previous_ = std::move(next);
+  return decisions;
+}
+
+void PolluxPolicy::advance_progress(const SchedulerInput& input, double now) {
   // Progress since the last round at each active job's estimated rate. Only
   // the active ones: a finished job's estimate is never read again, and
   // visiting every job ever seen made each round of a long trace cost
@@ -74,8 +193,11 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   };
   for (const RunningJob& r : input.running) advance(r.index);
   for (const QueuedJob& q : input.queued) advance(q.index);
+}
 
-  pollux::Search search(params_, estimator_, cluster, rng_, speedup_tables_);
+void PolluxPolicy::add_search_jobs(const SchedulerInput& input, pollux::Search& search, double now) {
+  const Cluster& cluster = input.view->cluster();
+  const std::string gpu_type = cluster.gpu(0).type;
   struct Active {
     double attained;
     double submit;
@@ -127,182 +249,6 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
                               std::max(1, static_cast<int>(std::floor(params_.growth_limit * m.most_gpus))));
     search.jobs.push_back(job);
   }
-  search.prepare();
-  const std::size_t n_jobs = search.jobs.size();
-  if (n_jobs == 0) return {};
-
-  // Initial population: last round's final one remapped to today's jobs,
-  // and the current allocation.
-  pollux::Individual current;
-  for (const pollux::Search::Job& j : search.jobs) current.rows.push_back(j.current);
-  const bool same_as_last_search = unchanged_since_last_search(search);
-  if (same_as_last_search && skipped_in_a_row_ < reuse_limit_) {
-    ++skipped_in_a_row_;
-    last_generations_ = 0;
-    std::vector<Decision> decisions = targets_for(input, search, current);
-    // Not while nothing runs: the driver counts idle timer wake-ups before
-    // it rejects jobs that can never start.
-    if (decisions.empty() && params_.sleep_quiet_rounds && !input.running.empty()) {
-      if (const int quiet = quiet_rounds_ahead(input, now); quiet > 0) {
-        asleep_ = true;
-        grid_next_s_ = next_round_s_;
-        for (int i = 0; i < quiet; ++i) next_round_s_ += params_.interval_s;
-      }
-    }
-    return decisions;
-  }
-  skipped_in_a_row_ = 0;
-  ++searches_;
-  // Every individual's rows come from recycled buffers (spare_rows_): a
-  // round then allocates none once the buffers have grown to its size.
-  auto copy_of = [this](const pollux::Individual& ind) {
-    pollux::Individual out;
-    out.rows = recycled_rows();
-    out.rows.assign(ind.rows.begin(), ind.rows.end());
-    out.fitness = ind.fitness;
-    return out;
-  };
-  std::vector<pollux::Individual> pop;
-  pop.reserve(2 * static_cast<std::size_t>(params_.population));
-  pop.push_back(copy_of(current));
-  // Plus one seed that gives every job without GPUs one free GPU, in GA
-  // order, while free GPUs remain: on large clusters the few generations
-  // the cap allows would otherwise start most queued jobs only rounds later
-  // (docs/POLICIES.md, "Scaling").
-  if (params_.population > 1) {
-    std::vector<int> free_on(static_cast<std::size_t>(cluster.node_count()), 0);
-    for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
-    for (const pollux::Row& r : current.rows)
-      for (int i = 0; i < r.n; ++i) free_on[r.node[i]] -= r.count[i];
-    pollux::Individual filled = copy_of(current);
-    std::size_t node = 0;
-    for (pollux::Row& r : filled.rows) {
-      if (r.n > 0) continue;
-      for (std::size_t tried = 0; tried < free_on.size() && free_on[node] == 0; ++tried)
-        node = (node + 1) % free_on.size();
-      if (free_on[node] == 0) break;
-      r.node[0] = static_cast<std::uint32_t>(node);
-      r.count[0] = 1;
-      r.n = 1;
-      --free_on[node];
-    }
-    pop.push_back(std::move(filled));
-  }
-  if (params_.greedy_seed && static_cast<int>(pop.size()) < params_.population) {
-    ClimbProblem climb;
-    climb.capacity = search.capacity();
-    climb.max_nodes = search.max_nodes();
-    climb.p = params_.p;
-    climb.speedup = [&search](std::size_t j, int nodes, int gpus) { return search.speedup(j, nodes, gpus); };
-    for (const pollux::Search::Job& j : search.jobs)  // a queued job's current row is empty
-      climb.jobs.push_back(ClimbJob{j.current.pairs(), j.restart_factor, j.max_gpus});
-    pollux::Individual climbed;
-    for (const auto& row : climb_allocation(climb)) climbed.rows.push_back(pollux::Row::from(row));
-    pop.push_back(std::move(climbed));
-  }
-  if (previous_) {
-    std::map<JobIndex, std::size_t> at;  // job -> its column last round
-    for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace(previous_->jobs[k], k);
-    std::vector<std::ptrdiff_t> column;
-    for (const pollux::Search::Job& j : search.jobs) {
-      const auto it = at.find(j.index);
-      column.push_back(it == at.end() ? -1 : static_cast<std::ptrdiff_t>(it->second));
-    }
-    for (const std::vector<pollux::Row>& prev : previous_->rows) {
-      if (static_cast<int>(pop.size()) == params_.population) break;
-      pollux::Individual ind;
-      ind.rows = recycled_rows();
-      ind.rows.reserve(n_jobs);
-      for (std::size_t j = 0; j < n_jobs; ++j)
-        ind.rows.push_back(column[j] >= 0 ? prev[static_cast<std::size_t>(column[j])]
-                                          : search.jobs[j].current);
-      pop.push_back(std::move(ind));
-    }
-  }
-  while (static_cast<int>(pop.size()) < params_.population) pop.push_back(copy_of(current));
-  for (std::size_t i = 1; i < pop.size(); ++i) {
-    search.repair(pop[i]);
-  }
-  for (pollux::Individual& ind : pop) search.fitness(ind);
-  const double standing_fitness = pop.front().fitness;  // the current allocation's
-
-  const double per_generation = static_cast<double>(params_.population) * static_cast<double>(n_jobs);
-  int generations = params_.generations;
-  if (per_generation * generations > params_.max_row_evaluations)
-    generations = std::max(std::min(10, params_.generations),
-                           static_cast<int>(params_.max_row_evaluations / per_generation));
-  auto better = [](const pollux::Individual& a, const pollux::Individual& b) {
-    return a.fitness > b.fitness;
-  };
-  // Children and the losers of each survival reuse the same row buffers, so
-  // a generation allocates nothing.
-  std::vector<pollux::Individual> children(pop.size());
-  for (pollux::Individual& child : children) child.rows = recycled_rows();
-  pop.reserve(2 * pop.size());
-  double best_so_far = -std::numeric_limits<double>::infinity();
-  for (const pollux::Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
-  int stalled = 0;
-  int g = 0;
-  for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
-    for (pollux::Individual& child : children) {
-      const pollux::Individual& a = search.tournament(pop);  // two statements: a fixed draw order
-      const pollux::Individual& b = search.tournament(pop);
-      search.crossover(a, b, child);
-      search.mutate(child);
-      search.repair(child);
-      search.fitness(child);
-    }
-    // (mu + lambda) survival: the best of parents and children.
-    for (pollux::Individual& c : children) pop.push_back(std::move(c));
-    std::stable_sort(pop.begin(), pop.end(), better);
-    for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(pop[children.size() + i]);
-    pop.resize(children.size());
-    if (pop.front().fitness > best_so_far) {
-      best_so_far = pop.front().fitness;
-      stalled = 0;
-    } else {
-      ++stalled;
-    }
-  }
-  last_generations_ = g;
-  std::stable_sort(pop.begin(), pop.end(), better);
-  // A best allocation that beats the standing one by no more than rounding
-  // is a tie: keep the standing one. With more jobs than GPUs, every
-  // allocation of one GPU per job has the same objective in exact
-  // arithmetic (each job's speedup on one GPU is 1), and the order in which
-  // the fitness sum adds the same terms decided, so every search swapped
-  // all running jobs for queued ones (docs/POLICIES.md, "Scaling").
-  if (params_.tie_tolerance > 0 &&
-      !(pop.front().fitness > standing_fitness + params_.tie_tolerance * std::abs(standing_fitness))) {
-    pollux::Individual standing = copy_of(current);
-    search.fitness(standing);
-    std::swap(pop.front().rows, standing.rows);
-    pop.front().fitness = standing.fitness;
-    recycle(std::move(standing.rows));
-  }
-  auto next = std::make_shared<Population>();
-  for (const pollux::Search::Job& j : search.jobs) {
-    next->jobs.push_back(j.index);
-    next->max_gpus.push_back(j.max_gpus);
-  }
-  std::vector<Decision> decisions = targets_for(input, search, pop.front());
-  // A search that only confirmed the standing allocation, on the inputs of
-  // the last one, lets the next one wait quiet_backoff times longer.
-  if (same_as_last_search && decisions.empty()) {
-    const double longer = std::min<double>(reuse_limit_ * params_.quiet_backoff, params_.max_quiet_rounds);
-    reuse_limit_ = std::max(reuse_limit_, static_cast<int>(longer));
-  } else {
-    reuse_limit_ = params_.max_skipped_rounds;
-  }
-  // The final population moves into `next`; the children's and last round's
-  // buffers go back to the spares.
-  next->rows.reserve(pop.size());
-  for (pollux::Individual& ind : pop) next->rows.push_back(std::move(ind.rows));
-  for (pollux::Individual& child : children) recycle(std::move(child.rows));
-  if (previous_)
-    for (std::vector<pollux::Row>& rows : previous_->rows) recycle(std::move(rows));
-  previous_ = std::move(next);
-  return decisions;
 }
 
 int PolluxPolicy::quiet_rounds_ahead(const SchedulerInput& input, double now) const {

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
+
+#include "vnsim/policies/pollux_climb.hpp"
 
 namespace vnsim::pollux {
 
@@ -123,6 +126,74 @@ const Individual& Search::tournament(const std::vector<Individual>& pop) {
   const Individual& a = pop[pick(rng_, pop.size())];
   const Individual& b = pop[pick(rng_, pop.size())];
   return a.fitness >= b.fitness ? a : b;
+}
+
+void Search::give_one_free_gpu_each(Individual& filled, const Cluster& cluster) const {
+  std::vector<int> free_on(static_cast<std::size_t>(cluster.node_count()), 0);
+  for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
+  for (const Row& r : filled.rows)
+    for (int i = 0; i < r.n; ++i) free_on[r.node[i]] -= r.count[i];
+  std::size_t node = 0;
+  for (Row& r : filled.rows) {
+    if (r.n > 0) continue;
+    for (std::size_t tried = 0; tried < free_on.size() && free_on[node] == 0; ++tried)
+      node = (node + 1) % free_on.size();
+    if (free_on[node] == 0) break;
+    r.node[0] = static_cast<std::uint32_t>(node);
+    r.count[0] = 1;
+    r.n = 1;
+    --free_on[node];
+  }
+}
+
+Individual Search::climbed() {
+  ClimbProblem climb;
+  climb.capacity = capacity();
+  climb.max_nodes = max_nodes();
+  climb.p = params_.p;
+  climb.speedup = [this](std::size_t j, int nodes, int gpus) { return speedup(j, nodes, gpus); };
+  for (const Job& j : jobs)  // a queued job's current row is empty
+    climb.jobs.push_back(ClimbJob{j.current.pairs(), j.restart_factor, j.max_gpus});
+  Individual out;
+  for (const auto& row : climb_allocation(climb)) out.rows.push_back(Row::from(row));
+  return out;
+}
+
+int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& children) {
+  const double per_generation = static_cast<double>(params_.population) * static_cast<double>(jobs.size());
+  int generations = params_.generations;
+  if (per_generation * generations > params_.max_row_evaluations)
+    generations = std::max(std::min(10, params_.generations),
+                           static_cast<int>(params_.max_row_evaluations / per_generation));
+  auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
+  pop.reserve(2 * pop.size());
+  double best_so_far = -std::numeric_limits<double>::infinity();
+  for (const Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
+  int stalled = 0;
+  int g = 0;
+  for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
+    for (Individual& child : children) {
+      const Individual& a = tournament(pop);  // two statements: a fixed draw order
+      const Individual& b = tournament(pop);
+      crossover(a, b, child);
+      mutate(child);
+      repair(child);
+      fitness(child);
+    }
+    // (mu + lambda) survival: the best of parents and children.
+    for (Individual& c : children) pop.push_back(std::move(c));
+    std::stable_sort(pop.begin(), pop.end(), better);
+    for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(pop[children.size() + i]);
+    pop.resize(children.size());
+    if (pop.front().fitness > best_so_far) {
+      best_so_far = pop.front().fitness;
+      stalled = 0;
+    } else {
+      ++stalled;
+    }
+  }
+  std::stable_sort(pop.begin(), pop.end(), better);
+  return g;
 }
 
 }  // namespace vnsim::pollux

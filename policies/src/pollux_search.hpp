@@ -171,6 +171,25 @@ class Search {
   // By reference: an individual of 1,000 jobs is ~100 kB.
   const Individual& tournament(const std::vector<Individual>& pop);
 
+  // Seeds of the first population (PolluxPolicy::decide adds the current
+  // allocation and last round's final population around them).
+  // `filled` (a copy of the current allocation) gives every job without
+  // GPUs one free GPU, in GA order, while free GPUs remain: on large
+  // clusters the few generations the cap allows would otherwise start most
+  // queued jobs only rounds later (docs/POLICIES.md, "Scaling").
+  void give_one_free_gpu_each(Individual& filled, const Cluster& cluster) const;
+  // The greedy climb's allocation (params.greedy_seed; pollux_climb.hpp).
+  Individual climbed();
+
+  // The genetic search from `pop` (fitness known): (mu + lambda) survival of
+  // pop.size() children per generation, for params.generations (fewer when
+  // population x jobs x generations exceeds params.max_row_evaluations) or
+  // until params.patience generations bring no better fitness. `children`
+  // holds one row buffer per individual, reused across generations; it ends
+  // with the losers. Returns the generations run; `pop` ends sorted, best
+  // first.
+  int evolve(std::vector<Individual>& pop, std::vector<Individual>& children);
+
  private:
   const PolluxParams& params_;
   GoodputEstimator& estimator_;
