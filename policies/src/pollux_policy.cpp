@@ -9,6 +9,7 @@
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
+#include "estimated_progress.hpp"
 #include "pollux_search.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy_registration.hpp"
@@ -59,7 +60,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   ++rounds_run_;
   estimator_.use_topology(input.view->topology());
   const Cluster& cluster = input.view->cluster();
-  advance_progress(input, now);
+  advance_estimated_progress(memos_, input, now);
 
   pollux::Search search(params_, estimator_, cluster, rng_, speedup_tables_);
   add_search_jobs(input, search, now);
@@ -177,22 +178,6 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     for (std::vector<pollux::Row>& rows : previous_->rows) recycle(std::move(rows));
   previous_ = std::move(next);
   return decisions;
-}
-
-void PolluxPolicy::advance_progress(const SchedulerInput& input, double now) {
-  // Progress since the last round at each active job's estimated rate. Only
-  // the active ones: a finished job's estimate is never read again, and
-  // visiting every job ever seen made each round of a long trace cost
-  // O(jobs in the trace) (82,247 memos per round at the end of Philly).
-  auto advance = [&](JobIndex job) {
-    if (job >= memos_.size() || !memos_[job].seen) return;
-    Memo& m = memos_[job];
-    const double from = std::max(m.last_update_s, m.no_progress_until_s);
-    if (m.rate > 0 && now > from) m.progress += m.rate * (now - from);
-    m.last_update_s = now;
-  };
-  for (const RunningJob& r : input.running) advance(r.index);
-  for (const QueuedJob& q : input.queued) advance(q.index);
 }
 
 void PolluxPolicy::add_search_jobs(const SchedulerInput& input, pollux::Search& search, double now) {

@@ -10,6 +10,7 @@
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
+#include "estimated_progress.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy_registration.hpp"
 
@@ -49,6 +50,59 @@ std::vector<SiaConfig> configs_of(const std::vector<TypePool>& pools, int max_no
     for (int n = 2; n <= most; ++n) out.push_back(SiaConfig{static_cast<int>(t), n * r, n});
   }
   return out;
+}
+
+// Where the jobs whose configuration changes go (job position -> (node,
+// GPUs)): jobs keeping their configuration keep their GPUs (`held`: the
+// running jobs' GPUs); whole-node configurations take free nodes, then
+// single-node ones go best fit, largest first. A job that does not fit is
+// left out: it waits (or stops) for a round.
+std::map<std::size_t, std::vector<std::pair<NodeId, int>>> place_movers(
+    const Cluster& cluster, const std::vector<TypePool>& pools, const std::vector<SiaConfig>& configs,
+    const std::vector<int>& chosen, const std::vector<int>& current_config,
+    const std::vector<const std::vector<GpuId>*>& held) {
+  std::vector<std::size_t> movers;
+  for (std::size_t i = 0; i < chosen.size(); ++i)
+    if (chosen[i] >= 0 && chosen[i] != current_config[i]) movers.push_back(i);
+  std::vector<int> free_on;
+  if (!movers.empty()) {
+    free_on.assign(cluster.node_count(), 0);
+    for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+      if (chosen[i] >= 0 && chosen[i] == current_config[i])
+        for (GpuId g : *held[i]) --free_on[cluster.gpu(g).node];
+  }
+  std::stable_sort(movers.begin(), movers.end(), [&](std::size_t a, std::size_t b) {
+    const SiaConfig& ca = configs[chosen[a]];
+    const SiaConfig& cb = configs[chosen[b]];
+    return std::tie(cb.nodes, cb.gpus) < std::tie(ca.nodes, ca.gpus);
+  });
+  std::map<std::size_t, std::vector<std::pair<NodeId, int>>> placed;
+  for (std::size_t i : movers) {
+    const SiaConfig& cfg = configs[chosen[i]];
+    const TypePool& pool = pools[cfg.type];
+    std::vector<std::pair<NodeId, int>> where;
+    if (cfg.nodes > 1) {
+      for (NodeId n : pool.nodes)
+        if (static_cast<int>(where.size()) < cfg.nodes && free_on[n] == pool.gpus_per_node)
+          where.emplace_back(n, pool.gpus_per_node);
+      if (static_cast<int>(where.size()) < cfg.nodes) continue;
+    } else {
+      NodeId best = 0;
+      int best_free = -1;
+      for (NodeId n : pool.nodes)
+        if (free_on[n] >= cfg.gpus && (best_free < 0 || free_on[n] < best_free)) {
+          best = n;
+          best_free = free_on[n];
+        }
+      if (best_free < 0) continue;
+      where.emplace_back(best, cfg.gpus);
+    }
+    for (const auto& [n, k] : where) free_on[n] -= k;
+    placed[i] = std::move(where);
+  }
+
+  return placed;
 }
 
 }  // namespace
@@ -132,6 +186,80 @@ const std::vector<double>& SiaPolicy::raw_row(const JobSpec& spec, Memo& m,
   return it->second;
 }
 
+void SiaPolicy::skip_unchanged_rounds(const SchedulerInput& input, const std::vector<JobIndex>& running_jobs,
+                                      double now) {
+  // Later rounds with this input decide nothing up to the proof's end or
+  // the first round at which a running job's estimated progress may have
+  // entered another epoch (which changes its row), whichever is first.
+  // The idle-deadlock guard counts timer wakes only while nothing runs.
+  double until = proven_until_s_;
+  for (JobIndex job : running_jobs) {
+    const Memo& m = memo(job);
+    if (!(m.rate > 0) || m.noise == nullptr) continue;
+    if (!m.noise->per_batch()) until = now;  // its row follows the exact progress
+    const auto e = static_cast<std::size_t>(std::max(0, m.row_epoch));
+    if (m.noise->per_batch() && e + 1 < m.noise->epoch_end.size()) {
+      const double from = std::max(m.last_update_s, m.no_progress_until_s);
+      const double cross = from + (m.noise->epoch_end[e] - m.progress) / m.rate;
+      until = std::min(until, cross - 1e-6 * std::max(1.0, std::abs(cross)));  // early rather than late
+    }
+  }
+  double to = next_round_s_;
+  while (to <= until) to += params_.interval_s;
+  if (to > next_round_s_) {
+    skip_to_s_ = to;
+    record_input(input);
+  }
+}
+
+void SiaPolicy::target_job(const Cluster& cluster, const JobTarget& j, double now,
+                           std::vector<TargetAllocation>& targets) {
+  Memo& m = memo(j.index);
+  if (j.config < 0) {
+    if (j.running != nullptr) {
+      targets.push_back(TargetAllocation{j.index, {}, 0, 1, false, 0});
+      ++m.restarts;
+    }
+    m.rate = 0;
+    return;
+  }
+  const SiaConfig& cfg = j.configs[static_cast<std::size_t>(j.config)];
+  const std::string& type = j.type;
+  // best() depends on what the row was looked up by (raw_row): the last
+  // answer stands while the row and the configuration do.
+  if (m.choice_row != m.row || m.choice_config != j.config) {
+    m.choice = estimator_.best(*j.spec, type, m.progress, cfg.nodes, cfg.gpus);
+    m.choice_row = m.row;
+    m.choice_config = j.config;
+  }
+  const BatchChoice c = m.choice;
+  last_round_[j.index] = Chosen{type, cfg.gpus, c};
+  const NoiseScaleProfile* noise = m.noise;
+  const double m0 = noise != nullptr ? noise->initial_batch : std::max(1, j.spec->global_batch);
+  const int batch_now = m.batch > 0 ? m.batch : j.spec->global_batch;
+  if (j.keeps) {
+    const double eff =
+        noise != nullptr ? statistical_efficiency(noise->phi_at(m.progress, batch_now), m0, batch_now) : 1;
+    const double now_goodput = m.iteration_s > 0 ? batch_now / m.iteration_s * eff : 0;
+    if (c.global_batch == batch_now || c.goodput < now_goodput * (1 + params_.batch_change_gain)) {
+      if (m.iteration_s > 0) m.rate = now_goodput / m0;
+      return;
+    }
+    targets.push_back(TargetAllocation{j.index, gpus_per_node(cluster, j.running->placement.gpus),
+                                       c.global_batch, c.accumulation_steps + 1, true, batch_now});
+  } else {
+    if (j.running != nullptr) {
+      ++m.restarts;
+      m.no_progress_until_s = now + restart_cost_s(j.spec->model);
+    }
+    targets.push_back(
+        TargetAllocation{j.index, *j.where, c.global_batch, c.accumulation_steps + 1, false, batch_now});
+  }
+  m.batch = c.global_batch;
+  m.iteration_s = c.iteration_s;
+  m.rate = c.goodput / m0;
+}
+
 std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
@@ -166,19 +294,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     rows_topology_ = &input.view->topology();
   }
   const Cluster& cluster = input.view->cluster();
-  // Progress since the last round at each active job's estimated rate. Only
-  // the active ones: a finished job's estimate is never read again, and
-  // visiting every job ever seen made each round of a long trace cost
-  // O(jobs in the trace) (82,247 memos per round at the end of Philly).
-  auto advance = [&](JobIndex job) {
-    if (job >= memos_.size() || !memos_[job].seen) return;
-    Memo& m = memos_[job];
-    const double from = std::max(m.last_update_s, m.no_progress_until_s);
-    if (m.rate > 0 && now > from) m.progress += m.rate * (now - from);
-    m.last_update_s = now;
-  };
-  for (const RunningJob& r : input.running) advance(r.index);
-  for (const QueuedJob& q : input.queued) advance(q.index);
+  advance_estimated_progress(memos_, input, now);
 
   const std::vector<TypePool> pools = pools_of(cluster);
   std::vector<std::string> types;
@@ -308,126 +424,32 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   }
   chosen.resize(active.size(), -1);
 
-  // Placement: jobs keeping their configuration keep their GPUs; whole-node
-  // configurations take free nodes, then single-node ones go best fit,
-  // largest first. A job that does not fit waits (or stops) for a round.
-  std::vector<std::size_t> movers;
+  std::vector<const std::vector<GpuId>*> held(active.size(), nullptr);
   for (std::size_t i = 0; i < active.size(); ++i)
-    if (chosen[i] >= 0 && chosen[i] != current_config[i]) movers.push_back(i);
-  std::vector<int> free_on;
-  if (!movers.empty()) {
-    free_on.assign(cluster.node_count(), 0);
-    for (const NodeInfo& n : cluster.nodes()) free_on[n.id] = n.gpu_count;
-    for (std::size_t i = 0; i < active.size(); ++i)
-      if (chosen[i] >= 0 && chosen[i] == current_config[i])
-        for (GpuId g : active[i].running->placement.gpus) --free_on[cluster.gpu(g).node];
-  }
-  std::stable_sort(movers.begin(), movers.end(), [&](std::size_t a, std::size_t b) {
-    const SiaConfig& ca = problem.configs[chosen[a]];
-    const SiaConfig& cb = problem.configs[chosen[b]];
-    return std::tie(cb.nodes, cb.gpus) < std::tie(ca.nodes, ca.gpus);
-  });
-  std::map<std::size_t, std::vector<std::pair<NodeId, int>>> placed;
-  for (std::size_t i : movers) {
-    const SiaConfig& cfg = problem.configs[chosen[i]];
-    const TypePool& pool = pools[cfg.type];
-    std::vector<std::pair<NodeId, int>> where;
-    if (cfg.nodes > 1) {
-      for (NodeId n : pool.nodes)
-        if (static_cast<int>(where.size()) < cfg.nodes && free_on[n] == pool.gpus_per_node)
-          where.emplace_back(n, pool.gpus_per_node);
-      if (static_cast<int>(where.size()) < cfg.nodes) continue;
-    } else {
-      NodeId best = 0;
-      int best_free = -1;
-      for (NodeId n : pool.nodes)
-        if (free_on[n] >= cfg.gpus && (best_free < 0 || free_on[n] < best_free)) {
-          best = n;
-          best_free = free_on[n];
-        }
-      if (best_free < 0) continue;
-      where.emplace_back(best, cfg.gpus);
-    }
-    for (const auto& [n, k] : where) free_on[n] -= k;
-    placed[i] = std::move(where);
-  }
+    if (active[i].running != nullptr) held[i] = &active[i].running->placement.gpus;
+  const std::map<std::size_t, std::vector<std::pair<NodeId, int>>> placed =
+      place_movers(cluster, pools, problem.configs, chosen, current_config, held);
 
   last_round_.clear();
   std::vector<TargetAllocation> targets;
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Active& a = active[i];
-    Memo& m = memo(a.index);
     const bool keeps = chosen[i] >= 0 && chosen[i] == current_config[i];
     const auto it = placed.find(i);
-    if (!keeps && it == placed.end()) {
-      if (a.running != nullptr) {
-        targets.push_back(TargetAllocation{a.index, {}, 0, 1, false, 0});
-        ++m.restarts;
-      }
-      m.rate = 0;
-      continue;
-    }
-    const SiaConfig& cfg = problem.configs[chosen[i]];
-    const std::string& type = pools[cfg.type].type;
-    // best() depends on what the row was looked up by (raw_row): the last
-    // answer stands while the row and the configuration do.
-    if (m.choice_row != m.row || m.choice_config != chosen[i]) {
-      m.choice = estimator_.best(*a.spec, type, m.progress, cfg.nodes, cfg.gpus);
-      m.choice_row = m.row;
-      m.choice_config = chosen[i];
-    }
-    const BatchChoice c = m.choice;
-    last_round_[a.index] = Chosen{type, cfg.gpus, c};
-    const NoiseScaleProfile* noise = m.noise;
-    const double m0 = noise != nullptr ? noise->initial_batch : std::max(1, a.spec->global_batch);
-    const int batch_now = m.batch > 0 ? m.batch : a.spec->global_batch;
-    if (keeps) {
-      const double eff =
-          noise != nullptr ? statistical_efficiency(noise->phi_at(m.progress, batch_now), m0, batch_now) : 1;
-      const double now_goodput = m.iteration_s > 0 ? batch_now / m.iteration_s * eff : 0;
-      if (c.global_batch == batch_now || c.goodput < now_goodput * (1 + params_.batch_change_gain)) {
-        if (m.iteration_s > 0) m.rate = now_goodput / m0;
-        continue;
-      }
-      targets.push_back(TargetAllocation{a.index, gpus_per_node(cluster, a.running->placement.gpus),
-                                         c.global_batch, c.accumulation_steps + 1, true, batch_now});
-    } else {
-      if (a.running != nullptr) {
-        ++m.restarts;
-        m.no_progress_until_s = now + restart_cost_s(a.spec->model);
-      }
-      targets.push_back(
-          TargetAllocation{a.index, it->second, c.global_batch, c.accumulation_steps + 1, false, batch_now});
-    }
-    m.batch = c.global_batch;
-    m.iteration_s = c.iteration_s;
-    m.rate = c.goodput / m0;
+    const int config = keeps || it != placed.end() ? chosen[i] : -1;
+    static const std::string kNoType;
+    const std::string& type = config >= 0 ? pools[problem.configs[config].type].type : kNoType;
+    target_job(cluster,
+               JobTarget{a.index, a.spec, a.running, problem.configs, config, type, keeps,
+                         it == placed.end() ? nullptr : &it->second},
+               now, targets);
   }
   if (targets.empty()) {
     if (params_.skip_rounds && params_.reuse_standing && !input.running.empty() && standing_fixed_ &&
         proven_until_s_ >= next_round_s_) {
-      // Later rounds with this input decide nothing up to the proof's end or
-      // the first round at which a running job's estimated progress may have
-      // entered another epoch (which changes its row), whichever is first.
-      // The idle-deadlock guard counts timer wakes only while nothing runs.
-      double until = proven_until_s_;
-      for (std::size_t i = 0; i < active.size(); ++i) {
-        const Memo& m = memo(active[i].index);
-        if (active[i].running == nullptr || !(m.rate > 0) || m.noise == nullptr) continue;
-        if (!m.noise->per_batch()) until = now;  // its row follows the exact progress
-        const auto e = static_cast<std::size_t>(std::max(0, m.row_epoch));
-        if (m.noise->per_batch() && e + 1 < m.noise->epoch_end.size()) {
-          const double from = std::max(m.last_update_s, m.no_progress_until_s);
-          const double cross = from + (m.noise->epoch_end[e] - m.progress) / m.rate;
-          until = std::min(until, cross - 1e-6 * std::max(1.0, std::abs(cross)));  // early rather than late
-        }
-      }
-      double to = next_round_s_;
-      while (to <= until) to += params_.interval_s;
-      if (to > next_round_s_) {
-        skip_to_s_ = to;
-        record_input(input);
-      }
+      std::vector<JobIndex> running_jobs;  // in the round's (submit, index) order
+      for (const Active& a : running) running_jobs.push_back(a.index);
+      skip_unchanged_rounds(input, running_jobs, now);
     }
     return {};  // what apply_targets would answer, without its O(cluster) set-up
   }

@@ -139,8 +139,6 @@ class PolluxPolicy : public Policy {
     int most_gpus = 0;  // the most GPUs it has run on (growth_limit)
   };
   Memo& memo(JobIndex job);
-  // Progress since the last round at each active job's estimated rate.
-  void advance_progress(const SchedulerInput& input, double now);
   // The round's jobs in GA order (least attained service first), with their
   // base goodput, restart factor and GPU cap.
   void add_search_jobs(const SchedulerInput& input, pollux::Search& search, double now);

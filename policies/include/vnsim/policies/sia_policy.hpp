@@ -29,6 +29,8 @@
 
 namespace vnsim {
 
+struct TargetAllocation;  // allocation_plan.hpp
+
 struct SiaParams {
   double interval_s = 60;              // Sia artifact round
   double p = -0.5;                     // Sia artifact exponent
@@ -133,6 +135,27 @@ class SiaPolicy : public Policy {
   std::vector<GpuId> skip_gpus_;
   bool same_input(const SchedulerInput& input) const;
   void record_input(const SchedulerInput& input);
+  // One job's share of the round's answer: `config` (an index of
+  // `configs`, -1 for none) held on its GPUs (`keeps`), on `where`, or none.
+  struct JobTarget {
+    JobIndex index;
+    const JobSpec* spec;
+    const RunningJob* running;  // nullptr: queued
+    const std::vector<SiaConfig>& configs;
+    int config;
+    const std::string& type;  // the configuration's GPU type
+    bool keeps;
+    const std::vector<std::pair<NodeId, int>>* where;  // a move's or start's GPUs per node
+  };
+  // What the answer means for the job (keep it, perhaps at a new batch;
+  // move or start it; stop it), added to `targets`, and its estimates.
+  void target_job(const Cluster& cluster, const JobTarget& job, double now,
+                  std::vector<TargetAllocation>& targets);
+  // After a round that decided nothing on a proven standing answer: the
+  // rounds to skip (skip_rounds), up to the proof's end or the first round
+  // at which a running job's progress may enter another epoch.
+  void skip_unchanged_rounds(const SchedulerInput& input, const std::vector<JobIndex>& running_jobs,
+                             double now);
   double next_round_s_ = -std::numeric_limits<double>::infinity();
 };
 
