@@ -521,7 +521,12 @@ TEST(Pollux, ThousandQueuedJobsOn2500Gpus) {
 // One Pollux round of job 0 alone (running where `start` put it after t =
 // 0) or of job 0 with job 1 queued from its submission on.
 SchedulerInput round_input(World& w, double t, const std::vector<JobSpec>& jobs, const StartJob* start) {
-  if (start == nullptr) return w.input(t, {jobs[0]});
+  if (start == nullptr) {
+    // Job 0 alone, pointing into `jobs` (which outlives the input).
+    SchedulerInput in = w.input(t, jobs);
+    in.queued.resize(1);
+    return in;
+  }
   SchedulerInput in = w.running_job_0(t, jobs, *start);
   if (jobs.size() > 1 && t >= jobs[1].submit_s) in.queued.push_back(QueuedJob{1, &jobs[1], 0, -1});
   return in;
