@@ -318,10 +318,13 @@ TEST_F(VnexecMpi, BadInputIsAOneLineErrorNotAHang) {
 // while a runs. fifo queues b until a finishes; vf-wfs starts b at once on
 // the third worker and grows it in place to 2 workers when a finishes.
 // b is about six times a's work, so that a ends first even when the ranks
-// are slowed unevenly on a loaded machine (vf-wfs must then grow b).
+// are slowed unevenly on a loaded machine (vf-wfs must then grow b). b
+// arrives 10 ms in: the run's clock starts when jobs can start (after the
+// transport probe), and alone on an idle machine a takes about 50 ms, so
+// an arrival at 50 ms raced a's end.
 const char* const kTwoJobTrace =
     R"({"id": "a", "submit_s": 0, "gpus": 2, "virtual_nodes": 4, "model": "cifar10", "global_batch": 64, "iterations": 30}
-{"id": "b", "submit_s": 0.05, "gpus": 2, "model": "cifar10", "global_batch": 32, "iterations": 360}
+{"id": "b", "submit_s": 0.01, "gpus": 2, "model": "cifar10", "global_batch": 32, "iterations": 360}
 )";
 
 class VnexecPolicies : public VnexecMpi, public ::testing::WithParamInterface<const char*> {};
