@@ -7,7 +7,7 @@ Usage (from the repository root, after building vnexec and vnsim):
       --out DIR [--repeat 5] [--build build] [--workers 2] [--time-scale 1] \
       [--models cifar10,ncf,imagenet] [--calibrate-repetitions 15] [--pin] \
       [--gradient-fraction F] [--compute-scale FLOPS] [--realtime PRIO] \
-      [--policy-param POLICY:key=value]... [--load-threshold L]
+      [--policy-param POLICY:key=value]... [--load-threshold L] [--revalidate]
 
 Each repetition r writes DIR/rep<r>/{cal,runs/<policy>,validation.json}: it
 calibrates the testbed (`vnexec calibrate`), runs the trace under every
@@ -26,9 +26,16 @@ run's own transport probe (vnexec run's transport.json, the default of
 DIR/repeat_summary.json then holds, per policy and metric, the median and
 range over the repetitions, over all of them and over the unloaded ones
 only, and every repetition's values with their load. Metrics: iteration-time
-MAPE, all-reduce MAPE (and the same from the calibration's links), mean JCT error (|predicted - measured| / measured),
+MAPE (per step and per segment), all-reduce MAPE (per step, per segment, the
+steps' noise floor, and per step from the calibration's links), mean JCT
+error (|predicted - measured| / measured),
 per-job JCT error p90, and Kendall's tau-b of the policy ranking. A table is
 printed (docs/VALIDATION.md, "Errors with their spread").
+
+--revalidate runs nothing new: it validates the repetitions already in DIR
+again with the current `vnsim validate` (both ways) and rewrites
+repeat_summary.json, keeping each repetition's recorded loads. It needs the
+runs' step logs (measurements.jsonl).
 
 --pin binds worker rank r (r >= 1) to CPU core r-1 with taskset; the
 controller (rank 0) is left unbound. It needs at least as many cores as
@@ -57,7 +64,10 @@ import time
 
 METRICS = [
     ("iteration_mape", "iteration-time MAPE"),
+    ("iteration_segment_mape", "iteration-time MAPE per segment"),
     ("allreduce_mape", "all-reduce MAPE"),
+    ("allreduce_segment_mape", "all-reduce MAPE per segment"),
+    ("allreduce_noise_floor", "all-reduce step noise floor"),
     ("allreduce_mape_calibrated", "all-reduce MAPE from the calibration's links"),
     ("mean_jct_error", "mean JCT error"),
     ("jct_p90", "per-job JCT error p90"),
@@ -124,7 +134,6 @@ def spread(values):
 
 def one_repetition(a, rep_dir, policy_params):
     vnexec = os.path.join(a.build, "vnexec")
-    vnsim = os.path.join(a.build, "vnsim")
     ranks = a.workers + 1
     cal = os.path.join(rep_dir, "cal")
     # The same emulation scale for calibration and runs (vnexec's defaults when not given).
@@ -150,6 +159,14 @@ def one_repetition(a, rep_dir, policy_params):
             args += ["--policy-param", kv]
         loads[policy] = run_logged(mpirun(args, ranks, vnexec, a.pin), os.path.join(rep_dir, f"run_{policy}.log"))
         shutil.rmtree(os.path.join(run, "checkpoints"), ignore_errors=True)
+    rep = validate_repetition(a, rep_dir)
+    rep.update({"loads": loads, "realtime_priority": realtime_priority})
+    return rep
+
+
+def validate_repetition(a, rep_dir):
+    """Validates a repetition's runs both ways; its per-policy errors and ranking."""
+    vnsim = os.path.join(a.build, "vnsim")
     # The default prediction (the all-reduce from each run's own transport
     # probe), and the same with the calibration's links, for comparison.
     summaries = {}
@@ -166,9 +183,14 @@ def one_repetition(a, rep_dir, policy_params):
     per_policy = {}
     for r in summary["runs"]:
         measured = r["measured_mean_jct_s"]
+        allreduces = r["allreduce_time"]["count"] > 0
+        segments = {key: r[key].get("segments", {}) for key in ("iteration_time", "allreduce_time")}
         per_policy[r["policy"]] = {
             "iteration_mape": r["iteration_time"]["mape"],
-            "allreduce_mape": r["allreduce_time"]["mape"] if r["allreduce_time"]["count"] else None,
+            "iteration_segment_mape": segments["iteration_time"].get("median_mape"),
+            "allreduce_mape": r["allreduce_time"]["mape"] if allreduces else None,
+            "allreduce_segment_mape": segments["allreduce_time"].get("median_mape") if allreduces else None,
+            "allreduce_noise_floor": segments["allreduce_time"].get("noise_floor_mape") if allreduces else None,
             "allreduce_mape_calibrated": (calibrated[r["policy"]]["allreduce_time"]["mape"]
                                           if calibrated[r["policy"]]["allreduce_time"]["count"] else None),
             "transport": r.get("transport"),
@@ -178,7 +200,7 @@ def one_repetition(a, rep_dir, policy_params):
             "predicted_mean_jct_s": r["predicted_mean_jct_s"],
         }
     tau = summary.get("ranking", {}).get("kendall_tau_b")
-    return {"loads": loads, "policies": per_policy, "kendall_tau_b": tau, "realtime_priority": realtime_priority}
+    return {"policies": per_policy, "kendall_tau_b": tau}
 
 
 def main():
@@ -197,6 +219,9 @@ def main():
     p.add_argument("--compute-scale", type=float)
     p.add_argument("--policy-param", action="append", default=[], help="POLICY:key=value")
     p.add_argument("--realtime", type=int, default=10, help="SCHED_RR priority of the workers; 0: off")
+    p.add_argument("--revalidate", action="store_true",
+                   help="run nothing: validate the repetitions already in --out again (after a change to "
+                        "vnsim validate) and rewrite repeat_summary.json, keeping their recorded loads")
     p.add_argument("--load-threshold", type=float, default=None,
                    help="a run is loaded when the 1-minute load average exceeded it (default: the run's own "
                         "ranks, workers + 1, plus 1)")
@@ -233,15 +258,28 @@ def main():
         if not os.path.exists(os.path.join(a.build, tool)):
             fail(f"{a.build}/{tool} not found (build it, or give --build)")
 
+    recorded = []
+    if a.revalidate:
+        path = os.path.join(a.out, "repeat_summary.json")
+        if not os.path.exists(path):
+            fail(f"--revalidate: {path} not found (no earlier repetitions to validate again)")
+        with open(path, encoding="utf-8") as f:
+            recorded = json.load(f)["repetitions"]
+        a.repeat = len(recorded)
     reps = []
     for r in range(1, a.repeat + 1):
         rep_dir = os.path.join(a.out, f"rep{r}")
-        if os.path.exists(rep_dir):
-            shutil.rmtree(rep_dir)
-        os.makedirs(rep_dir)
-        started = time.time()
-        rep = one_repetition(a, rep_dir, policy_params)
-        rep["wall_s"] = time.time() - started
+        if a.revalidate:
+            old = recorded[r - 1]
+            rep = validate_repetition(a, rep_dir)
+            rep.update({key: old[key] for key in ("loads", "realtime_priority", "wall_s")})
+        else:
+            if os.path.exists(rep_dir):
+                shutil.rmtree(rep_dir)
+            os.makedirs(rep_dir)
+            started = time.time()
+            rep = one_repetition(a, rep_dir, policy_params)
+            rep["wall_s"] = time.time() - started
         for policy, values in rep["policies"].items():
             load = rep["loads"][policy]["max"]
             values["load_max"] = load

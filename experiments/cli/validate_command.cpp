@@ -60,6 +60,14 @@ void print_stats(const char* what, const real_exec::ErrorStats& s) {
               100 * s.mape, 100 * s.p90, 100 * s.max, 100 * s.mean_signed);
 }
 
+// The same term per run segment: each segment's median step against the
+// prediction, and the per-step MAPE the segments' own medians would get.
+void print_segments(const real_exec::SegmentStats& s) {
+  if (s.segments == 0) return;
+  std::printf("    per segment   n=%-6zu MAPE %6.2f%%  max %6.2f%%  (step noise floor %.2f%%)\n", s.segments,
+              100 * s.median_mape, 100 * s.median_max, 100 * s.noise_floor_mape);
+}
+
 struct ValidatedRun {
   fs::path dir;
   std::string policy;
@@ -164,8 +172,11 @@ void print_run(const ValidatedRun& v) {
   std::printf("prediction error (predicted vs measured, relative):\n");
   std::printf("all-reduce predicted from: %s\n", v.transport["links"].get<std::string>().c_str());
   print_stats("iteration time", r.iteration);
+  print_segments(r.iteration_segments);
   print_stats("compute", r.compute);
+  print_segments(r.compute_segments);
   print_stats("all-reduce", r.allreduce);
+  print_segments(r.allreduce_segments);
   print_stats("JCT", r.jct);
   std::printf("  mean JCT        measured %.3f s, predicted %.3f s (%+.2f%%)\n", r.measured_mean_jct_s,
               r.predicted_mean_jct_s, 100 * r.mean_jct_error());

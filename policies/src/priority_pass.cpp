@@ -34,9 +34,12 @@ std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vect
     if (c.placement == nullptr) {
       if (chosen) chosen_queued.push_back(&c);
     } else if (!chosen && preemptive) {
-      victims.insert(victims.begin(), &c);
+      victims.push_back(&c);
     }
   }
+  // Collected highest priority first; reversed once, not inserted at the
+  // front one by one (quadratic in the running jobs on a full cluster).
+  std::reverse(victims.begin(), victims.end());
   // Capped: GPUs the jobs may still take, counted whole, so a start never
   // takes the running jobs past the capacity even where the cluster has
   // free GPUs (a job too large for it preempts lower-priority jobs first).

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -139,23 +140,35 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
     c.gradient_bytes = static_cast<double>(params * sizeof(double));
     std::vector<std::pair<double, double>> points;
     nlohmann::ordered_json model_raw;
-    for (long long m : batch_points(model)) {
-      // Micro-batches of m samples inside whole steps on every worker (zero
-      // the gradient, compute, all-reduce, update), as a run executes them:
-      // timed back to back without the rest of the step, a small model's
-      // micro-batch ran with its data still in cache and was 5-11% faster
-      // than in the runs (docs/VALIDATION.md).
-      const JobShape step_shape =
-          emulated_shape(model, o.scale, m * workers, std::vector<int>(static_cast<std::size_t>(workers), 1));
-      long long iteration = 0;
-      const double t = timed_across(comm, o.repetitions, [&] {
+    // Micro-batches of m samples inside whole steps on every worker (zero
+    // the gradient, compute, all-reduce, update), as a run executes them:
+    // timed back to back without the rest of the step, a small model's
+    // micro-batch ran with its data still in cache and was 5-11% faster
+    // than in the runs (docs/VALIDATION.md).
+    const std::vector<long long> batches = batch_points(model);
+    std::vector<JobShape> shapes;
+    for (long long m : batches)
+      shapes.push_back(emulated_shape(model, o.scale, m * workers,
+                                      std::vector<int>(static_cast<std::size_t>(workers), 1)));
+    long long iteration = 0;
+    std::vector<std::function<double()>> steps;
+    for (const JobShape& shape : shapes)
+      steps.emplace_back([&comm, &plane, &shape, &iteration] {
         long long control[2] = {0, 0};
         comm.allreduce_max(control, 2);
-        return run_step(*plane, step_shape, comm.rank(), iteration++).compute_s;
+        return run_step(*plane, shape, comm.rank(), iteration++).compute_s;
       });
-      points.emplace_back(static_cast<double>(m), t);
-      model_raw["micro_batch_s"][std::to_string(m)] = t;
+    int rounds = 0;
+    std::vector<double> medians = timed_rounds(comm, o.repetitions, kMinCalibrationSpanS, steps, &rounds);
+    // Mean over workers of each worker's median: all workers compute at
+    // once, as they do when the testbed is busy.
+    comm.allreduce_sum(medians.data(), medians.size());
+    for (std::size_t i = 0; i < batches.size(); ++i) {
+      const double t = medians[i] / comm.size();
+      points.emplace_back(static_cast<double>(batches[i]), t);
+      model_raw["micro_batch_s"][std::to_string(batches[i])] = t;
     }
+    model_raw["micro_batch_rounds"] = rounds;
     c.compute = fit_line(points);
     c.points = static_cast<int>(points.size());
     {
@@ -163,25 +176,8 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       // exchange) and how far apart the workers' computes fall, from whole
       // steps at the default local batch, timed as a run times them
       // (step_runner.cpp run_job_loop).
-      const JobShape step_shape = emulated_shape(model, o.scale, model.default_local_batch * workers,
-                                                 std::vector<int>(static_cast<std::size_t>(workers), 1));
-      const int steps = std::max(20, 4 * o.repetitions);
-      std::vector<StepSample> samples;
-      for (int r = 0; r <= steps; ++r) {
-        const double t0 = MPI_Wtime();
-        long long control[2] = {0, 0};
-        comm.allreduce_max(control, 2);
-        const StepTiming mine = run_step(*plane, step_shape, comm.rank(), r);
-        StepSample sample;
-        sample.seconds = MPI_Wtime() - t0;
-        sample.member_compute_s.assign(static_cast<std::size_t>(workers), 0.0);
-        sample.member_compute_s[static_cast<std::size_t>(comm.rank())] = mine.compute_s;
-        comm.allreduce_sum(sample.member_compute_s.data(), sample.member_compute_s.size());
-        const StepTiming span = step_span(comm, mine);
-        sample.slowest_compute_s = span.compute_s;
-        sample.allreduce_span_s = span.allreduce_s;
-        if (r > 0) samples.push_back(sample);  // r = 0 warms up
-      }
+      const std::vector<StepSample> samples =
+          time_whole_steps(comm, *plane, model, o.scale, std::max(20, 4 * o.repetitions));
       StepExtras extras = fit_step_extras(samples);
       // The leader's step is the one a run logs.
       comm.broadcast(&extras, sizeof extras, 0);
@@ -223,9 +219,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
 
   TestbedLinks links;
   links.workers = workers;
-  // A worker-to-worker path crosses two links (docs/CLUSTER_SPEC.md), so each
-  // carries half the measured one-way latency.
-  links.link_latency_s = one_way_s / 2;
+  links.link_latency_s = testbed_link_latency_s(one_way_s);
   links.link_bandwidth_Bps = 100e9;  // unused with 1 worker
   if (workers >= 2) {
     // The transport the runs use (MpiGroupComm::allreduce_sum, MPI_Allreduce
@@ -264,7 +258,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
         step_sizes.size() >= 2 ? fit_alpha_beta(in_steps) : fit_alpha_beta_over(transport, lo, hi);
     const RingFit ring = ring_from_alpha_beta(used, workers);
     links.link_bandwidth_Bps = ring.bandwidth_Bps;
-    links.link_latency_s = ring.hop_latency_s / 2;
+    links.link_latency_s = testbed_link_latency_s(ring.hop_latency_s);
     const auto fit_json = [](const AlphaBeta& f) {
       return nlohmann::ordered_json{{"alpha_s", f.alpha_s},
                                     {"beta_s_per_byte", f.beta_s_per_byte},

@@ -26,7 +26,10 @@ struct Options {
   std::map<std::string, long long> inject_failure;
   // Timed steps per model of the transport probe at the run's start and end
   // (vnsim/real_exec/transport_probe.hpp); 0: no probe.
-  int probe_repetitions = 8;
+  // A step's all-reduce span varies by about 30% (sigma) from step to step
+  // on the CPU testbed (docs/VALIDATION.md): the median of 8 steps is then
+  // off by about 1.25 sigma / sqrt(8) = 13%, of 32 by about 7%.
+  int probe_repetitions = 32;
   std::string resume;  // --resume RUN_DIR: every other setting comes from its run_config.json
   // calibrate
   std::vector<std::string> models;

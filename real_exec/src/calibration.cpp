@@ -49,6 +49,26 @@ NonNegativeLine fit_non_negative_line(const std::vector<std::pair<double, double
 
 }  // namespace
 
+int calibration_rounds(int repetitions, double round_s, double min_span_s) {
+  int rounds = std::max(repetitions, 1);
+  if (round_s > 0 && std::isfinite(round_s))
+    rounds = std::max(
+        rounds, static_cast<int>(std::min<double>(std::ceil(min_span_s / round_s), kMaxCalibrationRounds)));
+  return rounds;
+}
+
+std::vector<double> interleaved_medians(int rounds, const std::vector<std::function<double()>>& steps) {
+  std::vector<std::vector<double>> times(steps.size());
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t i = 0; i < steps.size(); ++i) times[i].push_back(steps[i]());
+  std::vector<double> medians;
+  for (std::vector<double>& t : times) {
+    std::sort(t.begin(), t.end());
+    medians.push_back(t.empty() ? 0.0 : t[t.size() / 2]);
+  }
+  return medians;
+}
+
 LineFit fit_line(const std::vector<std::pair<double, double>>& points) {
   if (points.empty()) throw std::invalid_argument("fit_line: no points");
   const double n = static_cast<double>(points.size());

@@ -69,7 +69,7 @@ RingFit testbed_ring(const ClusterSpec& spec) {
     throw std::invalid_argument("testbed_ring: the spec has more than one node");
   const NodeSpec& node = spec.racks[0].nodes[0];
   RingFit r;
-  r.hop_latency_s = 2 * node.intra.latency_s;
+  r.hop_latency_s = testbed_hop_latency_s(node.intra.latency_s);
   r.bandwidth_Bps = achievable_intra_Bps(spec, node);
   return r;
 }
@@ -77,7 +77,7 @@ RingFit testbed_ring(const ClusterSpec& spec) {
 void set_testbed_ring(ClusterSpec& spec, const RingFit& ring) {
   for (RackSpec& rack : spec.racks)
     for (NodeSpec& node : rack.nodes) {
-      node.intra.latency_s = ring.hop_latency_s / 2;
+      node.intra.latency_s = testbed_link_latency_s(ring.hop_latency_s);
       node.intra.bandwidth_Bps = ring.bandwidth_Bps / (node.intra.efficiency * spec.link_efficiency);
     }
 }

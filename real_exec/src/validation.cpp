@@ -27,7 +27,47 @@ nlohmann::ordered_json stats_json(const ErrorStats& s) {
   return j;
 }
 
+nlohmann::ordered_json segments_json(const SegmentStats& s) {
+  nlohmann::ordered_json j;
+  j["count"] = s.segments;
+  j["median_mape"] = s.median_mape;
+  j["median_max"] = s.median_max;
+  j["noise_floor_mape"] = s.noise_floor_mape;
+  return j;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 }  // namespace
+
+SegmentStats segment_errors(const std::map<SegmentKey, std::vector<std::pair<double, double>>>& by_segment) {
+  SegmentStats s;
+  double segment_sum = 0, floor_sum = 0;
+  std::size_t steps = 0;
+  for (const auto& [key, pairs] : by_segment) {
+    std::vector<double> predicted, measured;
+    for (const auto& [p, m] : pairs)
+      if (m > 0) {
+        predicted.push_back(p);
+        measured.push_back(m);
+      }
+    if (measured.empty()) continue;
+    const double median = median_of(measured);
+    const double e = std::abs(median_of(predicted) - median) / median;
+    segment_sum += e;
+    s.median_max = std::max(s.median_max, e);
+    ++s.segments;
+    for (double m : measured) floor_sum += std::abs(m - median) / m;
+    steps += measured.size();
+  }
+  if (s.segments > 0) s.median_mape = segment_sum / static_cast<double>(s.segments);
+  if (steps > 0) s.noise_floor_mape = floor_sum / static_cast<double>(steps);
+  return s;
+}
 
 ErrorStats relative_errors(const std::vector<std::pair<double, double>>& predicted_measured) {
   std::vector<double> abs_errors;
@@ -102,6 +142,8 @@ ValidationReport compare_run(const MeasuredRun& measured, const std::vector<JobR
                              const std::map<std::string, std::string>& model_of_job, int skip_first) {
   ValidationReport r;
   std::vector<std::pair<double, double>> step, compute, allreduce, jct;
+  std::map<SegmentKey, std::vector<std::pair<double, double>>> step_by_segment, compute_by_segment,
+      allreduce_by_segment;
   std::map<std::pair<std::string, int>, int> seen_in_segment;
   for (const MeasuredIteration& it : measured.iterations) {
     const auto seg = measured.segments.find({it.job, it.epoch});
@@ -111,9 +153,15 @@ ValidationReport compare_run(const MeasuredRun& measured, const std::vector<JobR
     const Placement p{seg->second.gpus, seg->second.vn_per_gpu};
     const IterationBreakdown b =
         iteration_time(topology, gpus, models.at(model->second), p, seg->second.global_batch);
+    const SegmentKey key{it.job, it.epoch};
     step.emplace_back(b.total_s, it.seconds);
+    step_by_segment[key].push_back(step.back());
     compute.emplace_back(b.compute_s, it.compute_s);
-    if (p.gpus.size() > 1) allreduce.emplace_back(b.allreduce_s, it.allreduce_s);
+    compute_by_segment[key].push_back(compute.back());
+    if (p.gpus.size() > 1) {
+      allreduce.emplace_back(b.allreduce_s, it.allreduce_s);
+      allreduce_by_segment[key].push_back(allreduce.back());
+    }
     r.iterations.push_back(IterationSample{it.job, it.epoch, it.iteration, b.total_s, it.seconds, b.compute_s,
                                            it.compute_s, p.gpus.size() > 1 ? b.allreduce_s : 0.0,
                                            p.gpus.size() > 1 ? it.allreduce_s : 0.0});
@@ -135,6 +183,9 @@ ValidationReport compare_run(const MeasuredRun& measured, const std::vector<JobR
   r.compute = relative_errors(compute);
   r.allreduce = relative_errors(allreduce);
   r.jct = relative_errors(jct);
+  r.iteration_segments = segment_errors(step_by_segment);
+  r.compute_segments = segment_errors(compute_by_segment);
+  r.allreduce_segments = segment_errors(allreduce_by_segment);
   r.jobs_compared = r.jct.count;
   return r;
 }
@@ -171,8 +222,11 @@ void write_job_csv(const std::string& path, const std::vector<JobSample>& sample
 nlohmann::ordered_json ValidationReport::to_json() const {
   nlohmann::ordered_json j;
   j["iteration_time"] = stats_json(iteration);
+  j["iteration_time"]["segments"] = segments_json(iteration_segments);
   j["compute_time"] = stats_json(compute);
+  j["compute_time"]["segments"] = segments_json(compute_segments);
   j["allreduce_time"] = stats_json(allreduce);
+  j["allreduce_time"]["segments"] = segments_json(allreduce_segments);
   j["jct"] = stats_json(jct);
   j["jobs_compared"] = jobs_compared;
   j["measured_makespan_s"] = measured_makespan_s;

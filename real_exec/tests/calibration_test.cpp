@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "vnsim/core/cluster.hpp"
@@ -160,6 +161,33 @@ TEST(Calibration, ModelProfileParsesAsAModelCatalog) {
   EXPECT_DOUBLE_EQ(p.beta_compute_s, 0.0002);
   EXPECT_DOUBLE_EQ(p.gradient_bytes, 44680);
   EXPECT_EQ(p.default_local_batch, m.base.default_local_batch);
+}
+
+TEST(Calibration, RoundsSpanHalfASecondAtLeastAndTheRepetitionsAlways) {
+  EXPECT_EQ(calibration_rounds(15, 0.05), 15);     // 15 rounds of 50 ms: 0.75 s
+  EXPECT_EQ(calibration_rounds(15, 0.0036), 139);  // ncf's 6 points: 3.6 ms a round
+  EXPECT_EQ(calibration_rounds(15, 1e-9), kMaxCalibrationRounds);
+  EXPECT_EQ(calibration_rounds(15, 0), 15);  // an untimed round: the repetitions
+  EXPECT_EQ(calibration_rounds(0, 1.0), 1);
+}
+
+TEST(Calibration, AStallOfTheMachineCostsEachPointOneSampleNotAWholePoint) {
+  // Six points of 1, 2, ..., 6 ms, 15 rounds; a stall makes 15 calls in a
+  // row 2.6x slower. Timed point after point it took a whole point (ncf at
+  // 64 samples, docs/VALIDATION.md); interleaved, each point loses at most
+  // 3 of its 15 samples, and the medians are the true times.
+  int call = 0;
+  std::vector<std::function<double()>> steps;
+  for (int p = 1; p <= 6; ++p)
+    steps.emplace_back([&call, p] {
+      const bool stalled = call >= 20 && call < 35;
+      ++call;
+      return p * 1e-3 * (stalled ? 2.6 : 1.0);
+    });
+  const std::vector<double> medians = interleaved_medians(15, steps);
+  ASSERT_EQ(medians.size(), 6u);
+  for (int p = 1; p <= 6; ++p) EXPECT_DOUBLE_EQ(medians[p - 1], p * 1e-3);
+  EXPECT_EQ(call, 90);
 }
 
 TEST(Calibration, StepExtrasAreTheMedianOverheadAndARobustSpread) {

@@ -75,6 +75,18 @@ TEST(TransportProbe, TestbedRingRoundTripsThroughTheSpec) {
   EXPECT_NEAR(simulated_ring_s(spec, 1e6), 2 * (4e-6 + 0.5e6 / 3e9), 1e-12);
 }
 
+TEST(TransportProbe, CalibratedLinksGiveTheRingTheySayTheSimulatorPricesIt) {
+  // `vnexec calibrate` writes a hop of 4 us as links through
+  // testbed_link_latency_s; the probe's ring and the simulator read it back.
+  TestbedLinks links;
+  links.workers = 2;
+  links.link_bandwidth_Bps = 3e9;
+  links.link_latency_s = testbed_link_latency_s(4e-6);
+  const ClusterSpec spec = parse_cluster_spec(testbed_cluster_spec_json(links, "T4", "test"), "testbed");
+  EXPECT_NEAR(testbed_ring(spec).hop_latency_s, 4e-6, 1e-15);
+  EXPECT_NEAR(simulated_ring_s(spec, 1e6), 2 * (4e-6 + 0.5e6 / 3e9), 1e-12);
+}
+
 TEST(TransportProbe, TwoSizesGiveTheLineThroughThem) {
   // T = 20 us + 1e-10 s/B, exactly: the ring through it reproduces both.
   const auto t = [](double b) { return 2e-5 + 1e-10 * b; };

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <utility>
+#include <vector>
 
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
@@ -35,6 +39,23 @@ TEST(Validation, UnderPredictionsCountAsErrorsAndZeroMeasurementsAreSkipped) {
   EXPECT_NEAR(s.mape, 0.3, 1e-12);
   EXPECT_NEAR(s.mean_signed, 0.2, 1e-12);
   EXPECT_NEAR(s.max, 0.5, 1e-12);
+}
+
+TEST(Validation, SegmentsCompareTheirMedianStepAndReportTheStepNoiseFloor) {
+  // Segment a: predicted 10 every step, measured 8, 10, 12, 40 (median 11):
+  // error |10 - 11| / 11; floor (3/8 + 1/10 + 1/12 + 29/40) / 4. Segment b:
+  // predicted 5, measured 4 and 0 (the 0 is left out): error 1/4, floor 0.
+  std::map<SegmentKey, std::vector<std::pair<double, double>>> by_segment;
+  by_segment[{"a", 0}] = {{10, 8}, {10, 10}, {10, 12}, {10, 40}};
+  by_segment[{"b", 1}] = {{5, 4}, {5, 0}};
+  const SegmentStats s = segment_errors(by_segment);
+  EXPECT_EQ(s.segments, 2u);
+  EXPECT_NEAR(s.median_mape, (1.0 / 11 + 0.25) / 2, 1e-12);
+  EXPECT_NEAR(s.median_max, 0.25, 1e-12);
+  EXPECT_NEAR(s.noise_floor_mape, (3.0 / 8 + 0.1 + 1.0 / 12 + 29.0 / 40 + 0) / 5, 1e-12);
+  // A segment with no positive measurement is no segment.
+  by_segment[{"c", 0}] = {{1, 0}};
+  EXPECT_EQ(segment_errors(by_segment).segments, 2u);
 }
 
 class ValidationRun : public ::testing::Test {
@@ -98,6 +119,13 @@ TEST_F(ValidationRun, ComparesIterationsWithThePlacementModelAndJctWithTheReplay
   EXPECT_NEAR(r.iteration.max, 0.2, 1e-5);
   EXPECT_NEAR(r.compute.mape, 0, 1e-9);
   EXPECT_NEAR(r.allreduce.mape, 0, 1e-9);
+  // One segment: its median step (step/0.9 + step/1.2) / 2 against `step`.
+  const double median_step = (step / 0.9 + step / 1.2) / 2;
+  EXPECT_EQ(r.iteration_segments.segments, 1u);
+  EXPECT_NEAR(r.iteration_segments.median_mape, std::abs(step - median_step) / median_step, 1e-5);
+  EXPECT_EQ(r.allreduce_segments.segments, 1u);
+  EXPECT_NEAR(r.allreduce_segments.median_mape, 0, 1e-9);
+  EXPECT_NEAR(r.allreduce_segments.noise_floor_mape, 0, 1e-9);
   EXPECT_EQ(r.jct.count, 1u);
   EXPECT_NEAR(r.jct.mape, 0.25, 1e-12);
   EXPECT_DOUBLE_EQ(r.measured_makespan_s, 8);

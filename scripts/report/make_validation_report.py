@@ -58,6 +58,11 @@ for r in runs:
         row[f"{name} n"] = s["count"]
         for stat in ["mape", "p90", "max", "mean_signed"]:
             row[f"{name} {stat} %"] = round(100 * s[stat], 2)
+        if "segments" in s:  # the segment's median step against its one prediction
+            g = s["segments"]
+            row[f"{name} segments"] = g["count"]
+            row[f"{name} per-segment mape %"] = round(100 * g["median_mape"], 2)
+            row[f"{name} step noise floor %"] = round(100 * g["noise_floor_mape"], 2)
     row["mean JCT measured s"] = round(r["measured_mean_jct_s"], 3)
     row["mean JCT predicted s"] = round(r["predicted_mean_jct_s"], 3)
     row["mean JCT error %"] = round(100 * r["mean_jct_error"], 2)

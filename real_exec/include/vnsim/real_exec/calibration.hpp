@@ -2,6 +2,7 @@
 // The pure half of `vnexec calibrate`: fits and the files it writes (a
 // cluster spec in the docs/CLUSTER_SPEC.md format and a model profile in the
 // core/data/models.json format), so the simulator reads the testbed as is.
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,21 @@ struct LineFit {
 // Ordinary least squares y = intercept + slope * x; intercept and slope are
 // clamped at 0 (a negative step time has no meaning) and the other refitted.
 LineFit fit_line(const std::vector<std::pair<double, double>>& points);
+
+// How many rounds `vnexec calibrate` times its batch points in (and a run's
+// transport probe its models): at least `repetitions`, and enough that the
+// rounds span `min_span_s` when one round takes `round_s` (at most
+// kMaxCalibrationRounds).
+constexpr double kMinCalibrationSpanS = 0.5;
+constexpr int kMaxCalibrationRounds = 10000;
+int calibration_rounds(int repetitions, double round_s, double min_span_s = kMinCalibrationSpanS);
+
+// The median of each step's times over `rounds` rounds, each round timing
+// every step once in turn (the caller warms them up). Interleaved so that a
+// stall of the machine costs each point one or two samples, which the
+// median drops: timed one point after another, a small model's 15 steps of
+// one point took 9 ms, so one stall took a whole point (docs/VALIDATION.md).
+std::vector<double> interleaved_medians(int rounds, const std::vector<std::function<double()>>& steps);
 
 // Ring all-reduce time T = 2(N-1) * (hop_latency + (B/N) / bandwidth) over
 // measurements (B bytes, N ranks, T seconds): the bandwidth that fits best
@@ -64,6 +80,17 @@ AlphaBeta fit_alpha_beta_over(const std::vector<std::pair<double, double>>& byte
 // equals alpha + beta B: hop latency alpha / 2(N-1), bandwidth
 // 2(N-1) / (N beta) (1e15 B/s when beta is 0).
 RingFit ring_from_alpha_beta(const AlphaBeta& fit, int ranks);
+
+// A worker-to-worker path on the one-node testbed crosses two links, the
+// sender's and the receiver's (docs/CLUSTER_SPEC.md), so a ring hop or a
+// point-to-point message pays two link latencies. Calibration's links and
+// the transport probe's ring both convert through these two.
+constexpr double testbed_link_latency_s(double hop_latency_s) {
+  return hop_latency_s / 2;
+}
+constexpr double testbed_hop_latency_s(double link_latency_s) {
+  return 2 * link_latency_s;
+}
 
 struct TestbedLinks {
   int workers = 0;

@@ -27,6 +27,24 @@ struct ErrorStats {
 };
 ErrorStats relative_errors(const std::vector<std::pair<double, double>>& predicted_measured);
 
+// One term (step, compute or all-reduce) per run segment (job, epoch): the
+// model predicts one value per segment, so it is compared with the segment's
+// median measured step. `noise_floor_mape` is the per-step MAPE that
+// predicting each segment's own measured median would get: the step-to-step
+// variation that no per-placement model removes, the floor under the
+// per-step MAPE (on the CPU testbed the all-reduce's was 26%,
+// docs/VALIDATION.md).
+struct SegmentStats {
+  std::size_t segments = 0;
+  double median_mape = 0;       // mean over segments of |predicted - median| / median
+  double median_max = 0;        // the worst segment's
+  double noise_floor_mape = 0;  // over the steps, |measured - segment median| / measured
+};
+using SegmentKey = std::pair<std::string, int>;  // (job, epoch)
+// Pairs (predicted, measured) grouped by segment; non-positive measurements
+// are left out, as in relative_errors.
+SegmentStats segment_errors(const std::map<SegmentKey, std::vector<std::pair<double, double>>>& by_segment);
+
 // What measurements.jsonl says (format in docs/REAL_EXEC.md).
 struct MeasuredSegment {  // one run segment of a job: its rank set and split
   std::vector<GpuId> gpus;
@@ -72,6 +90,7 @@ struct ValidationReport {
   ErrorStats compute;    // slowest rank's compute vs the model's compute term
   ErrorStats allreduce;  // leader's all-reduce vs the model's ring all-reduce term
   ErrorStats jct;        // job completion time vs the simulated replay
+  SegmentStats iteration_segments, compute_segments, allreduce_segments;
   double measured_makespan_s = 0;
   double predicted_makespan_s = 0;
   // Mean JCT over the jobs completed in both (the policy-level number).
