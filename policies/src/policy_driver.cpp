@@ -22,6 +22,33 @@ constexpr int kMaxIdleTimerWakes = 1000;
 
 }  // namespace
 
+// The queue is in arrival rank and the running list in start order, so a
+// changed job's entry is found by binary search in the lists lent to the
+// policy for the call.
+class PolicyDriver::Changes final : public InputChanges {
+ public:
+  Changes(const PolicyDriver& driver, const SchedulerInput& input) : d_(driver), in_(input) {}
+  const std::vector<JobIndex>& jobs() const override { return d_.changed_; }
+  const QueuedJob* queued(JobIndex job) const override {
+    if (job >= d_.phase_.size() || d_.phase_[job] != Phase::Queued) return nullptr;
+    const auto it = std::lower_bound(
+        in_.queued.begin(), in_.queued.end(), d_.arrival_rank_[job],
+        [&](const QueuedJob& q, std::size_t rank) { return d_.arrival_rank_[q.index] < rank; });
+    return it != in_.queued.end() && it->index == job ? &*it : nullptr;
+  }
+  const RunningJob* running(JobIndex job) const override {
+    if (job >= d_.phase_.size() || d_.phase_[job] != Phase::Running) return nullptr;
+    const auto it = std::lower_bound(
+        in_.running.begin(), in_.running.end(), d_.start_seq_[job],
+        [&](const RunningJob& r, std::uint64_t seq) { return d_.start_seq_[r.index] < seq; });
+    return it != in_.running.end() && it->index == job ? &*it : nullptr;
+  }
+
+ private:
+  const PolicyDriver& d_;
+  const SchedulerInput& in_;
+};
+
 PolicyDriver::PolicyDriver(const Cluster& cluster, const Topology& topology, const GpuCatalog& gpu_catalog,
                            const ModelCatalog& models, const std::vector<JobSpec>& jobs, Policy& policy,
                            PolicyExecutor& executor)
@@ -35,7 +62,9 @@ PolicyDriver::PolicyDriver(const Cluster& cluster, const Topology& topology, con
       estimator_(topology, gpu_catalog, models),
       phase_(jobs.size(), Phase::NotArrived),
       arrival_order_(jobs.size()),
-      arrival_rank_(jobs.size()) {
+      arrival_rank_(jobs.size()),
+      start_seq_(jobs.size(), 0),
+      is_changed_(jobs.size(), 0) {
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (!std::isfinite(jobs[i].submit_s))
       throw InputError("job '" + jobs[i].id + "' (index " + std::to_string(i) +
@@ -68,7 +97,14 @@ void PolicyDriver::process_arrivals(double now) {
     phase_[j] = Phase::Queued;
     // Later in submission order than every job queued now.
     queued_.push_back(queue_entry(j, progress));
+    mark_changed(j);
   }
+}
+
+void PolicyDriver::mark_changed(JobIndex job) {
+  if (is_changed_[job]) return;
+  is_changed_[job] = 1;
+  changed_.push_back(job);
 }
 
 // The alone-estimate scaled to the iterations left (unscaled for a job
@@ -90,6 +126,7 @@ void PolicyDriver::requeue(JobIndex job, const JobProgress& progress) {
       std::lower_bound(queued_.begin(), queued_.end(), arrival_rank_[job],
                        [&](const QueuedJob& q, std::size_t rank) { return arrival_rank_[q.index] < rank; });
   queued_.insert(pos, queue_entry(job, progress));
+  mark_changed(job);
 }
 
 void PolicyDriver::finished(JobIndex job) {
@@ -100,11 +137,13 @@ void PolicyDriver::finished(JobIndex job) {
   else if (phase_[job] == Phase::Queued)
     std::erase_if(queued_, [&](const QueuedJob& q) { return q.index == job; });
   phase_[job] = Phase::Done;
+  mark_changed(job);
 }
 
 void PolicyDriver::moved(JobIndex job, const Placement& placement) {
   for (RunningJob& r : running_)
     if (r.index == job) r.placement = placement;
+  mark_changed(job);
 }
 
 void PolicyDriver::run_policy(double now) {
@@ -121,9 +160,13 @@ void PolicyDriver::run_policy(double now) {
     input.view = &view_;
     input.queued = std::move(queued_);
     input.running = std::move(running_);
+    const Changes changes(*this, input);
+    input.changes = &changes;
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<Decision> decisions = policy_.decide(input);
     scheduler_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (JobIndex j : changed_) is_changed_[j] = 0;
+    changed_.clear();
     queued_ = std::move(input.queued);
     running_ = std::move(input.running);
     if (decisions.empty()) return;
@@ -147,7 +190,9 @@ void PolicyDriver::apply(const Decision& d, double now) {
         if constexpr (std::is_same_v<T, StartJob>) {
           check_phase(x.job, Phase::Queued, "start");
           phase_[x.job] = Phase::Running;
+          start_seq_[x.job] = starts_++;
           running_.push_back(executor_.start(x, now));
+          mark_changed(x.job);
         } else if constexpr (std::is_same_v<T, RejectJob>) {
           check_phase(x.job, Phase::Queued, "reject");
           reject(x.job, now, x.reason);
@@ -165,6 +210,7 @@ void PolicyDriver::apply(const Decision& d, double now) {
 
 void PolicyDriver::reject(JobIndex job, double now, const std::string& reason) {
   phase_[job] = Phase::Done;
+  mark_changed(job);
   executor_.rejected(job, now, reason);
 }
 

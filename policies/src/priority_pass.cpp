@@ -15,31 +15,41 @@ std::optional<std::vector<GpuId>> place_candidate(PlacementStrategy& placement, 
 
 }  // namespace
 
+int pass_capacity(const SchedulerInput& input) {
+  int capacity = input.view->cluster().gpu_count();
+  if (input.gpu_capacity >= 0) capacity = std::min(capacity, input.gpu_capacity);
+  return capacity;
+}
+
 std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vector<PassCandidate>& ordered,
                                     PlacementStrategy& placement, bool preemptive) {
-  std::vector<Decision> decisions;
-  if (input.view == nullptr) return decisions;
-  FreeGpus free(*input.view, input.running);
-
+  if (input.view == nullptr) return {};
   // Choose by GPU count (the Tiresias simulator's "count" model), within
   // the input's capacity when it is capped (VC quota mode).
-  const bool capped = input.gpu_capacity >= 0;
-  int capacity = free.cluster().gpu_count();
-  if (capped) capacity = std::min(capacity, input.gpu_capacity);
-  std::vector<const PassCandidate*> chosen_queued;
-  std::vector<const PassCandidate*> victims;  // running, not chosen: lowest priority first
+  int capacity = pass_capacity(input);
+  PassChoice choice;
   for (const PassCandidate& c : ordered) {
     const bool chosen = c.spec->gpus <= capacity;
     if (chosen) capacity -= c.spec->gpus;
     if (c.placement == nullptr) {
-      if (chosen) chosen_queued.push_back(&c);
+      if (chosen) choice.chosen_queued.push_back(c);
     } else if (!chosen && preemptive) {
-      victims.push_back(&c);
+      choice.victims.push_back(c);
     }
   }
   // Collected highest priority first; reversed once, not inserted at the
   // front one by one (quadratic in the running jobs on a full cluster).
-  std::reverse(victims.begin(), victims.end());
+  std::reverse(choice.victims.begin(), choice.victims.end());
+  return place_chosen(input, choice, placement);
+}
+
+std::vector<Decision> place_chosen(const SchedulerInput& input, const PassChoice& choice,
+                                   PlacementStrategy& placement) {
+  std::vector<Decision> decisions;
+  if (input.view == nullptr || choice.chosen_queued.empty()) return decisions;
+  FreeGpus free(*input.view, input.running);
+  const std::vector<PassCandidate>& victims = choice.victims;
+  const bool capped = input.gpu_capacity >= 0;
   // Capped: GPUs the jobs may still take, counted whole, so a start never
   // takes the running jobs past the capacity even where the cluster has
   // free GPUs (a job too large for it preempts lower-priority jobs first).
@@ -55,24 +65,24 @@ std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vect
   };
 
   std::size_t next_victim = 0;
-  for (const PassCandidate* c : chosen_queued) {
-    auto gpus = place_within(free, *c, budget);
+  for (const PassCandidate& c : choice.chosen_queued) {
+    auto gpus = place_within(free, c, budget);
     if (!gpus && next_victim < victims.size()) {
       // Preempt only when giving back every remaining victim would let the
       // job in; otherwise the preemptions would buy nothing.
       FreeGpus trial = free;
       int trial_budget = budget;
       for (std::size_t v = next_victim; v < victims.size(); ++v) {
-        trial.release(victims[v]->placement->gpus);
-        if (capped) trial_budget += static_cast<int>(victims[v]->placement->gpus.size());
+        trial.release(victims[v].placement->gpus);
+        if (capped) trial_budget += static_cast<int>(victims[v].placement->gpus.size());
       }
-      if (!place_within(trial, *c, trial_budget)) continue;
+      if (!place_within(trial, c, trial_budget)) continue;
       while (!gpus && next_victim < victims.size()) {
-        const PassCandidate* v = victims[next_victim++];
-        decisions.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{v->index});
-        free.release(v->placement->gpus);
-        if (capped) budget += static_cast<int>(v->placement->gpus.size());
-        gpus = place_within(free, *c, budget);
+        const PassCandidate& v = victims[next_victim++];
+        decisions.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{v.index});
+        free.release(v.placement->gpus);
+        if (capped) budget += static_cast<int>(v.placement->gpus.size());
+        gpus = place_within(free, c, budget);
       }
     }
     if (!gpus) continue;
@@ -80,7 +90,7 @@ std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vect
     if (capped) budget -= static_cast<int>(gpus->size());
     decisions.emplace_back(
         std::in_place_type<StartJob>,
-        StartJob{c->index, spread_virtual_nodes(std::move(*gpus), c->spec->effective_virtual_nodes())});
+        StartJob{c.index, spread_virtual_nodes(std::move(*gpus), c.spec->effective_virtual_nodes())});
   }
   return decisions;
 }

@@ -27,4 +27,17 @@ struct PassCandidate {
 std::vector<Decision> priority_pass(const SchedulerInput& input, const std::vector<PassCandidate>& ordered,
                                     PlacementStrategy& placement, bool preemptive);
 
+// The pass in its two steps, for a policy that chooses without listing
+// every job (Tiresias, when the choice is plain from its own order).
+struct PassChoice {
+  std::vector<PassCandidate> chosen_queued;  // highest priority first
+  std::vector<PassCandidate> victims;        // running, not chosen: lowest priority first
+};
+// GPUs the pass may hand out by count: the cluster's, or the input's
+// capacity when capped.
+int pass_capacity(const SchedulerInput& input);
+// Places the chosen queued jobs, preempting victims where that lets one in.
+std::vector<Decision> place_chosen(const SchedulerInput& input, const PassChoice& choice,
+                                   PlacementStrategy& placement);
+
 }  // namespace vnsim

@@ -1,7 +1,8 @@
 // The PolicyDriver on a fake executor, one node of 4 V100s: queue order,
 // feasibility at arrival, requeue at the submission-order place with the
 // alone-estimate scaled to the iterations left, the checks of decisions, the
-// looping guard and the idle-cluster guard, all worked out by hand.
+// looping guard and the idle-cluster guard, all worked out by hand; the
+// changes a policy is told of between calls, and Tiresias driven by them.
 #include "vnsim/policies/policy_driver.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "test_clusters.hpp"
+#include "vnsim/policies/tiresias_policy.hpp"
 
 namespace vnsim {
 namespace {
@@ -20,29 +22,36 @@ namespace {
 class FakeExecutor final : public PolicyExecutor {
  public:
   PolicyDriver* driver = nullptr;
+  const std::vector<JobSpec>* jobs = nullptr;
   std::vector<std::string> calls;
   bool changing = false;
+  int refreshes = 0;
 
   JobProgress arrived(JobIndex job, double now) override {
     calls.push_back("arrived " + std::to_string(job) + " at " + std::to_string(static_cast<int>(now)));
     return {};
   }
   RunningJob start(const StartJob& d, double now) override {
-    calls.push_back("start " + std::to_string(d.job));
+    calls.push_back("start " + std::to_string(d.job) + " at " + std::to_string(static_cast<int>(now)));
     driver->view().allocate(d.placement.gpus, d.job);
-    return RunningJob{d.job, nullptr, d.placement, now, 0, -1};
+    return RunningJob{d.job, &jobs->at(d.job), d.placement, now, 0, -1};
   }
-  void preempt(JobIndex job, double) override {
+  bool keep_service = false;  // requeue with the GPU-s held, not 7
+  void preempt(JobIndex job, double now) override {
     calls.push_back("preempt " + std::to_string(job));
+    double attained = 7;
     for (const RunningJob& r : driver->running())
-      if (r.index == job) driver->view().release(r.placement.gpus, job);
-    driver->requeue(job, JobProgress{7, 50});  // half of its 100 iterations done
+      if (r.index == job) {
+        driver->view().release(r.placement.gpus, job);
+        if (keep_service) attained = static_cast<double>(r.placement.gpus.size()) * (now - r.start_s);
+      }
+    driver->requeue(job, JobProgress{attained, 50});  // half of its 100 iterations done
   }
   void resize(const ResizeJob& d, double) override { calls.push_back("resize " + std::to_string(d.job)); }
   void rejected(JobIndex job, double, const std::string& reason) override {
     calls.push_back("rejected " + std::to_string(job) + ": " + reason);
   }
-  void refresh_running(std::vector<RunningJob>&, double) override {}
+  void refresh_running(std::vector<RunningJob>&, double) override { ++refreshes; }
   bool will_change_by_itself() const override { return changing; }
   std::string idle_reason(JobIndex) const override { return "idle"; }
 };
@@ -71,12 +80,15 @@ JobSpec job(const std::string& id, double submit, int gpus) {
 }
 
 struct DriverRig {
-  explicit DriverRig(std::vector<JobSpec> j)
+  explicit DriverRig(std::vector<JobSpec> j) : DriverRig(std::move(j), nullptr) {}
+  DriverRig(std::vector<JobSpec> j, Policy* other)
       : cluster(testing::test_cluster("v100-1x1x4")),
         topology(cluster),
         jobs(std::move(j)),
-        driver(cluster, topology, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, executor) {
+        driver(cluster, topology, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs,
+               other != nullptr ? *other : static_cast<Policy&>(policy), executor) {
     executor.driver = &driver;
+    executor.jobs = &jobs;
   }
   double alone_s(JobIndex j) {
     AloneEstimator e(topology, GpuCatalog::builtin(), ModelCatalog::builtin());
@@ -164,6 +176,62 @@ TEST(PolicyDriver, QueuedJobsOnAnIdleClusterAreRejectedUnlessSomethingCanStillCh
   EXPECT_TRUE(s.driver.queued().empty());
   EXPECT_EQ(s.driver.phase(0), PolicyDriver::Phase::Done);
   EXPECT_EQ(s.executor.calls.back(), "rejected 1: idle");
+}
+
+// What each call is told changed, and where each such job is then.
+TEST(PolicyDriver, EachCallIsToldWhichJobsChangedSinceTheLastAndFindsThemWhereTheyAreNow) {
+  DriverRig s({job("a", 0, 1), job("b", 0, 1), job("c", 1, 1)});
+  std::vector<std::string> told;
+  s.policy.script = [&](const SchedulerInput& in) -> std::vector<Decision> {
+    std::string line;
+    for (JobIndex j : in.changes->jobs()) {
+      line += std::to_string(j);
+      if (const QueuedJob* q = in.changes->queued(j))
+        line += q->index == j ? "q " : "q? ";
+      else if (const RunningJob* r = in.changes->running(j))
+        line += r->index == j ? "r " : "r? ";
+      else
+        line += "gone ";
+    }
+    told.push_back(line);
+    if (in.now_s == 0 && s.driver.phase(0) == PolicyDriver::Phase::Queued) return {StartJob{0, {{0}, {}}}};
+    if (in.now_s == 1 && s.driver.phase(1) == PolicyDriver::Phase::Queued) return {StartJob{1, {{1}, {}}}};
+    if (in.now_s == 2 && s.driver.phase(1) == PolicyDriver::Phase::Running) return {PreemptJob{1}};
+    return {};
+  };
+  s.driver.process_arrivals(0);
+  s.driver.run_policy(0);
+  s.driver.finished(0);
+  s.driver.process_arrivals(1);
+  s.driver.run_policy(1);
+  s.driver.run_policy(2);
+  s.driver.run_policy(3);
+  EXPECT_EQ(told, (std::vector<std::string>{"0q 1q ", "0r ", "0gone 2q ", "1r ", "", "1q ", ""}));
+}
+
+// Tiresias counts a running job's service itself (4 GPUs x time since its
+// start), so the driver refreshes nothing, and the demotion still happens
+// at the crossing: a (4 GPUs from t = 0) reaches 40 GPU-s at t = 10.
+TEST(PolicyDriver, TiresiasDemotesAtTheCrossingWithoutAnyRefreshAndWalksOnlyWhatItMust) {
+  TiresiasParams params;
+  params.thresholds_gpu_s = {40};
+  TiresiasPolicy tiresias(params);
+  DriverRig s({job("a", 0, 4), job("b", 5, 4)}, &tiresias);
+  s.executor.keep_service = true;
+  s.driver.process_arrivals(0);
+  s.driver.run_policy(0);
+  s.driver.update_timer(0, false);
+  EXPECT_EQ(s.executor.calls.back(), "start 0 at 0");
+  EXPECT_EQ(s.driver.timer_s(), 10);
+  s.driver.process_arrivals(5);
+  s.driver.run_policy(5);  // b waits behind a, in the same queue
+  EXPECT_EQ(s.executor.calls.back(), "arrived 1 at 5");
+  EXPECT_EQ(tiresias.last_walk_length(), 0u) << "no GPU left for any queued job: nothing walked";
+  s.driver.run_policy(10);
+  const std::vector<std::string> tail(s.executor.calls.end() - 2, s.executor.calls.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"preempt 0", "start 1 at 10"}));
+  EXPECT_EQ(s.driver.queued().front().attained_gpu_s, 40);
+  EXPECT_EQ(s.executor.refreshes, 0);
 }
 
 }  // namespace

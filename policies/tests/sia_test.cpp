@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "goodput_test_world.hpp"
 #include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/policies/sia_ilp.hpp"
@@ -256,15 +257,7 @@ TEST(SiaKnapsack, EqualsOptimalCbcOnRandomOneTypeProblems) {
   EXPECT_GT(contended, 100);  // most trials reach a solver
 }
 
-JobSpec job(const std::string& id, const std::string& model, int batch, long long iterations) {
-  JobSpec j;
-  j.id = id;
-  j.model = model;
-  j.gpus = 1;
-  j.global_batch = batch;
-  j.iterations = iterations;
-  return j;
-}
+using testing::job;
 
 TEST(Sia, GivesEveryJobGpusWithinCapacityAndWaitsForTheRound) {
   const Cluster cluster(testing::test_cluster("pcie-t4-1x2x4"));

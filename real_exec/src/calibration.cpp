@@ -7,6 +7,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "vnsim/real_exec/median.hpp"
+
 namespace vnsim::real_exec {
 
 namespace {
@@ -206,12 +208,6 @@ std::string testbed_cluster_spec_json(const TestbedLinks& links, const std::stri
 }
 
 StepExtras fit_step_extras(const std::vector<StepSample>& steps) {
-  const auto median = [](std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   std::vector<double> overheads, deviations;
   std::size_t members = 0;
   for (const StepSample& s : steps) {
@@ -224,9 +220,9 @@ StepExtras fit_step_extras(const std::vector<StepSample>& steps) {
     for (double c : s.member_compute_s) deviations.push_back(std::abs(c - mean));
   }
   StepExtras out;
-  out.step_overhead_s = std::max(0.0, median(overheads));
+  out.step_overhead_s = std::max(0.0, median_of(overheads));
   if (members >= 2)
-    out.compute_jitter_s = 1.4826 * median(deviations) *
+    out.compute_jitter_s = 1.4826 * median_of(deviations) *
                            std::sqrt(static_cast<double>(members) / static_cast<double>(members - 1));
   return out;
 }

@@ -9,6 +9,7 @@
 #include "vnsim/core/error.hpp"
 #include "vnsim/core/job_record.hpp"
 #include "vnsim/core/perf_model.hpp"
+#include "vnsim/real_exec/median.hpp"
 
 namespace vnsim::real_exec {
 namespace {
@@ -34,12 +35,6 @@ nlohmann::ordered_json segments_json(const SegmentStats& s) {
   j["median_max"] = s.median_max;
   j["noise_floor_mape"] = s.noise_floor_mape;
   return j;
-}
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace

@@ -85,6 +85,23 @@ struct RunningJob {
   double estimated_remaining_s = -1;
 };
 
+// What changed in the queue and the running list since the policy's
+// previous decide() call. A policy that keeps its own state between calls
+// reads only these jobs instead of every queued and running job, so that
+// its per-event cost follows what changed, not the cluster's size.
+class InputChanges {
+ public:
+  virtual ~InputChanges() = default;
+  // Jobs whose entry in `queued` or `running` appeared, changed (a new
+  // placement) or went since the previous call, each once, in the order
+  // they first changed.
+  virtual const std::vector<JobIndex>& jobs() const = 0;
+  // Where such a job is now: its entry in the call's `queued` or `running`,
+  // or nullptr in both (it finished or was rejected). O(log n).
+  virtual const QueuedJob* queued(JobIndex job) const = 0;
+  virtual const RunningJob* running(JobIndex job) const = 0;
+};
+
 struct SchedulerInput {
   double now_s = 0;  // simulated or executor time, never wall-clock
   const ClusterView* view = nullptr;
@@ -95,6 +112,10 @@ struct SchedulerInput {
   // preemptive policy preempts the VC's own jobs to make room within it);
   // -1 = the whole cluster.
   int gpu_capacity = -1;
+  // Set by PolicyDriver (both engines); nullptr for an input built another
+  // way (a test's, a VC's share of the cluster), where the policy must read
+  // every job. Valid during the call only.
+  const InputChanges* changes = nullptr;
 };
 
 struct StartJob {
@@ -139,7 +160,9 @@ class Policy {
   // estimated_remaining_s. The engine refreshes those for every running job
   // before each call only for a policy that does: thousands of running jobs
   // on a large cluster make that the largest per-event cost of a policy
-  // that never looks at them (fifo, sjf).
+  // that never looks at them (fifo, sjf). Without the refresh a running
+  // entry keeps what the engine gave at its start: the service the job had
+  // then (attained_gpu_s) at start_s.
   virtual bool reads_running_progress() const { return true; }
   // Round-based policies return the next time they want to be called.
   virtual std::optional<double> next_timer_s(double /*now_s*/) const { return std::nullopt; }

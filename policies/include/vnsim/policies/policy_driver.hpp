@@ -15,6 +15,7 @@
 // Running jobs' estimates and attained service come from the engine, which
 // alone knows their progress.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,7 +111,10 @@ class PolicyDriver {
   void moved(JobIndex job, const Placement& placement);
 
  private:
+  class Changes;  // InputChanges over the lists lent to the policy
   void apply(const Decision& d, double now);
+  // The job's queued or running entry appeared, changed or went.
+  void mark_changed(JobIndex job);
   void check_phase(JobIndex job, Phase wanted, const char* action) const;
   void reject(JobIndex job, double now, const std::string& reason);
   QueuedJob queue_entry(JobIndex job, const JobProgress& progress);
@@ -127,8 +131,12 @@ class PolicyDriver {
   std::vector<JobIndex> arrival_order_;
   std::vector<std::size_t> arrival_rank_;  // position of each job in arrival_order_
   std::size_t next_arrival_ = 0;
-  std::vector<QueuedJob> queued_;    // submission order
-  std::vector<RunningJob> running_;  // start order
+  std::vector<QueuedJob> queued_;         // submission order
+  std::vector<RunningJob> running_;       // start order
+  std::vector<std::uint64_t> start_seq_;  // per job: its last start's rank, which orders running_
+  std::uint64_t starts_ = 0;
+  std::vector<JobIndex> changed_;  // since the policy's previous call (InputChanges::jobs)
+  std::vector<char> is_changed_;   // per job: in changed_
   std::optional<double> timer_s_;
   int idle_timer_wakes_ = 0;
   double scheduler_wall_s_ = 0;
