@@ -247,11 +247,19 @@ PassChoice TiresiasPolicy::choose(const SchedulerInput& input) {
     }
     return choice;
   }
-  // A queued job ahead of a running one: both orders, merged.
+  // A queued job ahead of a running one: both orders, merged, until the
+  // GPUs left cannot take the smallest queued job; past that point no
+  // queued job is chosen, so only the running ones are walked (to know the
+  // victims), not the rest of a long queue.
   auto r = running_order_.begin();
   auto q = queued_order_.begin();
-  while (r != running_order_.end() || q != queued_order_.end()) {
-    const bool running = q == queued_order_.end() || (r != running_order_.end() && *r < *q);
+  const int smallest_queued = *queued_gpus_.begin();
+  for (;;) {
+    if (capacity < smallest_queued) q = queued_order_.end();
+    const bool running_left = r != running_order_.end();
+    const bool queued_left = q != queued_order_.end();
+    if (!running_left && !queued_left) break;
+    const bool running = !queued_left || (running_left && *r < *q);
     const OrderKey& k = running ? *r++ : *q++;
     ++last_walk_;
     const int gpus = memos_[k.index].spec->gpus;

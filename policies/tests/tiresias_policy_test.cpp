@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
@@ -103,6 +105,38 @@ TEST(Tiresias, StarvationPromotionAfterKnobTimesExecutedTime) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(std::get<PreemptJob>(out[0]).job, 0u);
   EXPECT_EQ(std::get<StartJob>(out[1]).job, 1u);
+}
+
+// Threshold 10 GPU-s. c (4 GPUs, queue 0) waits ahead of a and b (2 GPUs
+// each, demoted) that hold the node; d, e, f (1 GPU, queue 1) wait behind
+// them. Order: c, a, b, d, e, f. c takes the 4 GPUs by count, so no queued
+// job after it can be chosen: the pass walks c, then only the running a
+// and b (the victims, b first), not d, e, f.
+TEST(Tiresias, APassStopsWalkingTheQueueOnceNoQueuedJobCanBeChosen) {
+  Scenario s;
+  TiresiasParams params;
+  params.thresholds_gpu_s = {10};
+  TiresiasPolicy p(params);
+  std::vector<JobSpec> specs(6);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    specs[i].id = std::string(1, static_cast<char>('a' + i));
+    specs[i].gpus = i < 2 ? 2 : i == 2 ? 4 : 1;
+    specs[i].submit_s = i < 2 ? 0 : static_cast<double>(i) + 3;
+  }
+  s.view.allocate({0, 1}, 0);
+  s.view.allocate({2, 3}, 1);
+  SchedulerInput in;
+  in.now_s = 20;
+  in.view = &s.view;
+  in.running.push_back(RunningJob{0, &specs[0], Placement{{0, 1}, {1, 1}}, 0, 40, -1});
+  in.running.push_back(RunningJob{1, &specs[1], Placement{{2, 3}, {1, 1}}, 0, 40, -1});
+  for (JobIndex j = 2; j < 6; ++j) in.queued.push_back(QueuedJob{j, &specs[j], j == 2 ? 0.0 : 40.0, -1});
+  const auto out = p.decide(in);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(std::get<PreemptJob>(out[0]).job, 1u);
+  EXPECT_EQ(std::get<PreemptJob>(out[1]).job, 0u);
+  EXPECT_EQ(std::get<StartJob>(out[2]).job, 2u);
+  EXPECT_EQ(p.last_walk_length(), 3u);
 }
 
 TEST(Tiresias, RejectsBadThresholds) {
