@@ -20,6 +20,15 @@ constexpr int kMaxDecideRoundsPerInstant = 10000;
 // starts anything; one that never does must not spin forever on its timer.
 constexpr int kMaxIdleTimerWakes = 1000;
 
+// The entry of `job` in a list kept in the order of `rank` (a per-job
+// number), found by binary search; nullptr when the list does not hold it.
+template <class Entry, class Rank>
+const Entry* find_ranked(const std::vector<Entry>& list, JobIndex job, const std::vector<Rank>& rank) {
+  const auto it = std::lower_bound(list.begin(), list.end(), rank[job],
+                                   [&](const Entry& e, Rank r) { return rank[e.index] < r; });
+  return it != list.end() && it->index == job ? &*it : nullptr;
+}
+
 }  // namespace
 
 // The queue is in arrival rank and the running list in start order, so a
@@ -31,17 +40,11 @@ class PolicyDriver::Changes final : public InputChanges {
   const std::vector<JobIndex>& jobs() const override { return d_.changed_; }
   const QueuedJob* queued(JobIndex job) const override {
     if (job >= d_.phase_.size() || d_.phase_[job] != Phase::Queued) return nullptr;
-    const auto it = std::lower_bound(
-        in_.queued.begin(), in_.queued.end(), d_.arrival_rank_[job],
-        [&](const QueuedJob& q, std::size_t rank) { return d_.arrival_rank_[q.index] < rank; });
-    return it != in_.queued.end() && it->index == job ? &*it : nullptr;
+    return find_ranked(in_.queued, job, d_.arrival_rank_);
   }
   const RunningJob* running(JobIndex job) const override {
     if (job >= d_.phase_.size() || d_.phase_[job] != Phase::Running) return nullptr;
-    const auto it = std::lower_bound(
-        in_.running.begin(), in_.running.end(), d_.start_seq_[job],
-        [&](const RunningJob& r, std::uint64_t seq) { return d_.start_seq_[r.index] < seq; });
-    return it != in_.running.end() && it->index == job ? &*it : nullptr;
+    return find_ranked(in_.running, job, d_.start_seq_);
   }
 
  private:
