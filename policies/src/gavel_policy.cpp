@@ -1,6 +1,7 @@
 #include "vnsim/policies/gavel_policy.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -18,6 +19,7 @@ namespace {
 // Rounds fall on times computed by repeated addition; a wake-up a few ulps
 // early must still count as the round.
 constexpr double kTimeSlack = 1e-9;
+constexpr JobIndex kNoPartner = std::numeric_limits<JobIndex>::max();  // as partner_of's none
 
 }  // namespace
 
@@ -60,10 +62,13 @@ const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
 
 void GavelPolicy::account_time(const SchedulerInput& input) {
   const Cluster& cluster = input.view->cluster();
-  std::map<JobIndex, const JobSpec*> running_spec;
-  for (const RunningJob& r : input.running) running_spec[r.index] = r.spec;
+  // decide() marked every running job's memo with this call and its spec.
+  auto running_spec = [&](JobIndex job) -> const JobSpec* {
+    if (job >= memos_.size() || memos_[job].running_in_call != calls_) return nullptr;
+    return memos_[job].running_spec;
+  };
   for (const RunningJob& r : input.running) {
-    JobMemo& m = memo(r.index);
+    JobMemo& m = memos_[r.index];
     const double from = std::max(r.start_s, m.accounted_until_s);
     m.accounted_until_s = input.now_s;
     const int type = placement_type(cluster, r.placement);
@@ -71,14 +76,14 @@ void GavelPolicy::account_time(const SchedulerInput& input) {
     const double dt = input.now_s - from;
     // Time shared with a partner is the pair's (counted once, by the lower
     // index), at the pair's rate.
-    const auto partner = running_spec.find(partner_of(*input.view, r));
+    const JobIndex partner = partner_of(*input.view, r);
+    const JobSpec* partner_spec = partner == kNoPartner ? nullptr : running_spec(partner);
     double rate = row_of(input.view->topology(), *r.spec, m)[static_cast<std::size_t>(type)];
-    if (partner == running_spec.end()) {
+    if (partner_spec == nullptr) {
       m.time_s[type] += dt;
     } else {
-      if (r.index < partner->first)
-        pair_time(r.index, partner->first, static_cast<int>(m.time_s.size()))[type] += dt;
-      rate *= pair_fraction(cluster, type, *r.spec, *partner->second);
+      if (r.index < partner) pair_time(r.index, partner, static_cast<int>(m.time_s.size()))[type] += dt;
+      rate *= pair_fraction(cluster, type, *r.spec, *partner_spec);
     }
     const double steps = dt * rate;
     m.steps_done += steps;
@@ -160,7 +165,6 @@ std::optional<Placement> GavelPolicy::place(FreeGpus& free, const Active& a, int
 namespace {
 
 constexpr std::size_t kAlone = std::numeric_limits<std::size_t>::max();
-constexpr JobIndex kNoPartner = std::numeric_limits<JobIndex>::max();
 constexpr long long kHalfGpu = kGpuMilli / 2;
 
 struct Pick {
@@ -273,6 +277,7 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
     // Both jobs of a pair leave its GPUs: they are freed once.
     if (now_with == kNoPartner || r->index < now_with) free.release(r->placement.gpus);
   }
+  for (const auto& moved : planned_) memos_[moved.first].planned_type = -1;
   planned_.clear();
   for (std::size_t pos : order) {
     const RunningJob* r = active[pos].running;
@@ -281,7 +286,10 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
         // A job moving to another type (or leaving a pair) restarts in the
         // engine's next call, after its preemption has been applied (fill()
         // starts it first).
-        if (keeps[pos] == 0) planned_.emplace_back(r->index, chosen[pos]);
+        if (keeps[pos] == 0) {
+          planned_.emplace_back(r->index, chosen[pos]);
+          memos_[r->index].planned_type = chosen[pos];
+        }
         continue;
       }
       if (auto p = place(free, active[pos], chosen[pos]))
@@ -303,34 +311,67 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
   return out;
 }
 
+// GPUs of each type free in the view. A whole-GPU count per node, not a
+// look at every GPU: fill() runs at every arrival and completion, and on a
+// 10,000-GPU cluster the per-GPU scan was most of its cost.
+std::vector<int> GavelPolicy::free_per_type(const ClusterView& view) {
+  const Cluster& cluster = view.cluster();
+  std::vector<int> free_of_type(cluster.gpu_types().size(), 0);
+  if (free_of_type.size() == 1) {
+    free_of_type[0] = view.free_total();
+    return free_of_type;
+  }
+  for (const NodeInfo& n : cluster.nodes()) {
+    const int free = view.free_on_node(n.id);
+    if (free == 0) continue;
+    const GpuTypeMask mask = cluster.node_type_mask(n.id);
+    if (std::has_single_bit(mask)) {
+      free_of_type[static_cast<std::size_t>(std::countr_zero(mask))] += free;
+      continue;
+    }
+    for (GpuId g = n.first_gpu; g < n.first_gpu + static_cast<GpuId>(n.gpu_count); ++g)
+      if (view.is_free(g))
+        ++free_of_type[static_cast<std::size_t>(std::countr_zero(cluster.gpu_type_bit(g)))];
+  }
+  return free_of_type;
+}
+
 std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::vector<Active>& active) {
+  ranked_ = 0;
   const Cluster& cluster = input.view->cluster();
   const int types = static_cast<int>(cluster.gpu_types().size());
-  std::vector<int> free_of_type(types, 0);
-  for (const GpuInfo& g : cluster.gpus())
-    if (input.view->is_free(g.id)) ++free_of_type[cluster.type_index(g.type)];
+  std::vector<int> free_of_type = free_per_type(*input.view);
   if (std::accumulate(free_of_type.begin(), free_of_type.end(), 0) == 0) return {};
 
   const std::vector<double> type_time = total_time_per_type(active, types);
   std::vector<JobIndex> index_of;
+  index_of.reserve(active.size());
   std::vector<Pick> picks;
   std::vector<double> prio;
   for (std::size_t pos = 0; pos < active.size(); ++pos) {
     index_of.push_back(active[pos].index);
     if (active[pos].running != nullptr) continue;
+    // Free GPUs only shrink below, so a pick wider than its type's free
+    // GPUs now would be passed over: it is not ranked (on a long queue,
+    // nearly every job between rounds).
+    const int gpus = active[pos].spec->gpus;
+    const JobMemo& m = memos_[active[pos].index];
+    bool fits = m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)];
+    for (int j = 0; j < types && !fits; ++j) fits = active[pos].throughput[j] > 0 && gpus <= free_of_type[j];
+    if (!fits) continue;
     priorities(active[pos], type_time, prio);
-    const double x_total =
-        std::accumulate(memos_[active[pos].index].x.begin(), memos_[active[pos].index].x.end(), 0.0);
+    const double x_total = std::accumulate(m.x.begin(), m.x.end(), 0.0);
     // Jobs without an allocation yet (arrived since the last round) come
     // after, in submission order, on any type they can use.
     for (int j = 0; j < types; ++j)
-      if (active[pos].throughput[j] > 0)
+      if (active[pos].throughput[j] > 0 && gpus <= free_of_type[j])
         picks.push_back(Pick{prio[j], x_total, pos, j, active[pos].throughput[j]});
-    for (const auto& [job, type] : planned_)
-      if (job == active[pos].index)
-        picks.push_back(
-            Pick{std::numeric_limits<double>::infinity(), x_total, pos, type, active[pos].throughput[type]});
+    if (m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)])
+      picks.push_back(Pick{std::numeric_limits<double>::infinity(), x_total, pos, m.planned_type,
+                           active[pos].throughput[static_cast<std::size_t>(m.planned_type)]});
   }
+  ranked_ = picks.size();
+  if (picks.empty()) return {};
   sort_picks(picks, index_of);
 
   std::vector<Decision> out;
@@ -361,20 +402,26 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   const Topology& topology = input.view->topology();
   std::vector<Decision> out;
   std::vector<Active> active;
+  active.reserve(input.running.size() + input.queued.size());
+  ++calls_;
   // Every memo exists before any Active points into one.
-  for (const RunningJob& r : input.running) memo(r.index);
-  for (const QueuedJob& q : input.queued) memo(q.index);
+  JobIndex last = 0;
+  for (const RunningJob& r : input.running) last = std::max(last, r.index);
+  for (const QueuedJob& q : input.queued) last = std::max(last, q.index);
+  if (!input.running.empty() || !input.queued.empty()) memo(last);
   auto init = [&](JobMemo& m) {
     if (m.time_s.size() != types) m.time_s.assign(types, params_.round_s / 2);  // Gavel's pseudo-count
   };
   for (const RunningJob& r : input.running) {
-    JobMemo& m = memo(r.index);
+    JobMemo& m = memos_[r.index];
     init(m);
+    m.running_in_call = calls_;
+    m.running_spec = r.spec;
     active.push_back(Active{r.index, r.spec, &r, row_of(topology, *r.spec, m)});
   }
   account_time(input);
   for (const QueuedJob& q : input.queued) {
-    JobMemo& m = memo(q.index);
+    JobMemo& m = memos_[q.index];
     init(m);
     m.allowed = q.allowed_types;
     const std::vector<double>& row = row_of(topology, *q.spec, m);

@@ -57,6 +57,11 @@ class GavelPolicy : public Policy {
   std::vector<double> pair_allocation_of(JobIndex a, JobIndex b) const;
   // LP solves so far: a round whose job set is the last solve's solves none.
   std::size_t solve_count() const { return solves_; }
+  // Candidate (job, type) picks the last call ranked: between rounds only
+  // queued jobs that fit in the GPUs free now are ranked.
+  std::size_t ranked_in_last_call() const { return ranked_; }
+  // Gavel reads no running job's attained service or remaining time.
+  bool reads_running_progress() const override { return false; }
 
  private:
   struct JobMemo {
@@ -72,6 +77,12 @@ class GavelPolicy : public Policy {
     // more than the round itself on long queues (docs/PERFORMANCE.md).
     std::vector<double> row;
     GpuTypeMask row_allowed = 0;
+    // The call (calls_) in which the job was last seen running, with its
+    // spec then: account_time finds a partner's spec here instead of in a
+    // map of every running job built per call.
+    std::uint64_t running_in_call = 0;
+    const JobSpec* running_spec = nullptr;
+    int planned_type = -1;  // as in planned_, for fill() to look up per job
   };
   struct Active {
     JobIndex index;
@@ -105,6 +116,7 @@ class GavelPolicy : public Policy {
   std::vector<double>& pair_time(JobIndex a, JobIndex b, int types);
   std::optional<std::vector<GpuId>> place_pair(FreeGpus& free, const Active& a, const Active& b, int type);
   std::vector<Decision> round(const SchedulerInput& input, const std::vector<Active>& active);
+  static std::vector<int> free_per_type(const ClusterView& view);
   std::vector<Decision> fill(const SchedulerInput& input, const std::vector<Active>& active);
   std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
 
@@ -121,6 +133,8 @@ class GavelPolicy : public Policy {
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   double last_reset_s_ = 0;
   std::size_t solves_ = 0;
+  std::size_t ranked_ = 0;
+  std::uint64_t calls_ = 0;
   bool want_timer_ = false;
   std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
 };
