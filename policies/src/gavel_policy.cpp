@@ -409,8 +409,16 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   for (const RunningJob& r : input.running) last = std::max(last, r.index);
   for (const QueuedJob& q : input.queued) last = std::max(last, q.index);
   if (!input.running.empty() || !input.queued.empty()) memo(last);
+  // Gavel's pseudo-count, at a job's first call and after each reset: a
+  // reset renews the counters of the jobs active then, and those of any
+  // other job when it is next active (memos_ holds every job of the trace,
+  // so renewing them all at each reset grew with the trace, not the queue).
   auto init = [&](JobMemo& m) {
-    if (m.time_s.size() != types) m.time_s.assign(types, params_.round_s / 2);  // Gavel's pseudo-count
+    if (m.time_s.size() != types || m.reset_seen != resets_) {
+      m.time_s.assign(types, params_.round_s / 2);
+      m.reset_seen = resets_;
+      ++renewals_;
+    }
   };
   for (const RunningJob& r : input.running) {
     JobMemo& m = memos_[r.index];
@@ -447,8 +455,8 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   if (ids != solved_for_) {
     solve(input, active);
     if (input.now_s - last_reset_s_ >= params_.reset_s) {
-      for (JobMemo& m : memos_)
-        if (!m.time_s.empty()) m.time_s.assign(types, params_.round_s / 2);
+      ++resets_;
+      for (const Active& a : active) init(memos_[a.index]);
       pair_time_.clear();
       last_reset_s_ = input.now_s;
     }

@@ -277,6 +277,33 @@ TEST(GavelPolicy, NoPreemptionBetweenRounds) {
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(100), 360);
 }
 
+// A reset of the time counters renews those of the jobs active then, not
+// of every job seen (issue 21: that grew with the trace). reset_s = 1000.
+// t = 0: jobs 0 and 1 get the pseudo-count (2 renewals), job 0 runs. By
+// t = 1080 job 0 has ended and job 2 arrived: job 2's first call (1), then
+// the solve for the new job set resets (1080 >= 1000) jobs 1 and 2 (2).
+TEST(GavelPolicy, AResetRenewsOnlyTheActiveJobsCounters) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
+  GavelParams params;
+  params.reset_s = 1000;
+  GavelPolicy policy(params);
+  SchedulerInput in0;
+  in0.view = &view;
+  in0.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  ASSERT_EQ(policy.decide(in0).size(), 1u);
+  EXPECT_EQ(policy.time_counter_renewals(), 2u);
+  SchedulerInput in1;
+  in1.now_s = 1080;
+  in1.view = &view;
+  in1.queued = {QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}};
+  ASSERT_EQ(policy.decide(in1).size(), 1u);
+  EXPECT_EQ(policy.solve_count(), 2u);
+  EXPECT_EQ(policy.time_counter_renewals(), 5u);
+}
+
 // Between rounds only queued jobs that fit in the free GPUs are ranked
 // (issue 21: the ranking of the whole queue at every arrival grew with the
 // cluster). Round at t = 0 starts the 3-GPU job alone on the 4 GPUs; at
