@@ -180,12 +180,29 @@ struct Pick {
 // first job, then its second; a job alone before its pairs), then the job's
 // faster type (so a job without an allocation yet starts where the next LP
 // will most likely keep it, not on the lowest-numbered type).
-void sort_picks(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of) {
+//
+// Calls take(pick) in that order until take returns false, and returns how
+// many it took. A heap rather than a sort: a round or a fill stops once no
+// GPUs are left for any job, which on a long queue is after a few of its
+// picks. Every key is unique (it holds the job, partner and type), so the
+// order is that of a full sort.
+template <class Take>
+std::size_t take_in_order(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of, Take take) {
   auto key = [&](const Pick& p) {
     const JobIndex second = p.partner == kAlone ? 0 : index_of[p.partner] + 1;
     return std::make_tuple(-p.priority, -p.x, index_of[p.pos], second, -p.rate, p.type);
   };
-  std::sort(picks.begin(), picks.end(), [&](const Pick& a, const Pick& b) { return key(a) < key(b); });
+  auto after = [&](const Pick& a, const Pick& b) { return key(b) < key(a); };
+  auto end = picks.end();
+  std::make_heap(picks.begin(), end, after);
+  std::size_t taken = 0;
+  while (end != picks.begin()) {
+    std::pop_heap(picks.begin(), end, after);
+    --end;
+    ++taken;
+    if (!take(*end)) break;
+  }
+  return taken;
 }
 
 }  // namespace
@@ -210,7 +227,6 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
   }
   for (const PairPick& p : pair_picks(active, type_time))
     picks.push_back(Pick{p.priority, p.x, p.pos, p.type, p.rate, p.partner_pos});
-  sort_picks(picks, index_of);
 
   std::vector<int> capacity(types);
   for (int j = 0; j < types; ++j) capacity[j] = cluster.gpu_count_of_type(cluster.gpu_types()[j]);
@@ -232,15 +248,24 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
     capacity[j] -= active[pos].spec->gpus;
     order.push_back(pos);
   };
-  for (const Pick& p : picks) {
-    if (p.partner == kAlone)
-      choose(p.pos, p.type);
-    else
-      choose_pair(p.pos, p.partner, p.type);
-  }
+  // Once no type has room for the narrowest job, no later pick is chosen.
+  int narrowest = std::numeric_limits<int>::max();
+  for (const Active& a : active) narrowest = std::min(narrowest, a.spec->gpus);
+  auto room_left = [&] {
+    return !capacity.empty() && *std::max_element(capacity.begin(), capacity.end()) >= narrowest;
+  };
+  ranked_ = 0;
+  if (room_left())
+    ranked_ = take_in_order(picks, index_of, [&](const Pick& p) {
+      if (p.partner == kAlone)
+        choose(p.pos, p.type);
+      else
+        choose_pair(p.pos, p.partner, p.type);
+      return room_left();
+    });
   // Work conservation: GPUs the allocation leaves unused go to the jobs left
   // out, in submission order, each on its fastest type that still has room.
-  std::vector<std::size_t> by_index(active.size());
+  std::vector<std::size_t> by_index(room_left() ? active.size() : 0);
   std::iota(by_index.begin(), by_index.end(), std::size_t{0});
   std::sort(by_index.begin(), by_index.end(),
             [&](std::size_t a, std::size_t b) { return active[a].index < active[b].index; });
@@ -348,6 +373,7 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
   index_of.reserve(active.size());
   std::vector<Pick> picks;
   std::vector<double> prio;
+  int narrowest = std::numeric_limits<int>::max();  // of the queued jobs ranked
   for (std::size_t pos = 0; pos < active.size(); ++pos) {
     index_of.push_back(active[pos].index);
     if (active[pos].running != nullptr) continue;
@@ -359,6 +385,7 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
     bool fits = m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)];
     for (int j = 0; j < types && !fits; ++j) fits = active[pos].throughput[j] > 0 && gpus <= free_of_type[j];
     if (!fits) continue;
+    narrowest = std::min(narrowest, gpus);
     priorities(active[pos], type_time, prio);
     const double x_total = std::accumulate(m.x.begin(), m.x.end(), 0.0);
     // Jobs without an allocation yet (arrived since the last round) come
@@ -370,21 +397,20 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
       picks.push_back(Pick{std::numeric_limits<double>::infinity(), x_total, pos, m.planned_type,
                            active[pos].throughput[static_cast<std::size_t>(m.planned_type)]});
   }
-  ranked_ = picks.size();
   if (picks.empty()) return {};
-  sort_picks(picks, index_of);
 
   std::vector<Decision> out;
   std::vector<char> started(active.size(), 0);
   FreeGpus free(*input.view, input.running);
-  for (const Pick& p : picks) {
-    if (started[p.pos] != 0 || free_of_type[p.type] < active[p.pos].spec->gpus) continue;
+  ranked_ = take_in_order(picks, index_of, [&](const Pick& p) {
+    if (started[p.pos] != 0 || free_of_type[p.type] < active[p.pos].spec->gpus) return true;
     if (auto placement = place(free, active[p.pos], p.type)) {
       started[p.pos] = 1;
       free_of_type[p.type] -= active[p.pos].spec->gpus;
       out.emplace_back(std::in_place_type<StartJob>, StartJob{active[p.pos].index, std::move(*placement)});
     }
-  }
+    return *std::max_element(free_of_type.begin(), free_of_type.end()) >= narrowest;
+  });
   return out;
 }
 

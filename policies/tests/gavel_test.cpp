@@ -277,6 +277,25 @@ TEST(GavelPolicy, NoPreemptionBetweenRounds) {
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(100), 360);
 }
 
+// A round takes picks in priority order only while GPUs are left: one GPU,
+// five queued 1-GPU jobs (X = 1/5 each, equal priorities, job 0 first):
+// after job 0's pick the GPU is given out and the other four are not ranked.
+TEST(GavelPolicy, ARoundStopsRankingOnceTheGpusAreGivenOut) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  std::vector<JobSpec> specs;
+  for (int i = 0; i < 5; ++i) specs.push_back(cifar("j" + std::to_string(i), 1));
+  GavelPolicy policy;
+  SchedulerInput in;
+  in.view = &view;
+  for (JobIndex i = 0; i < specs.size(); ++i) in.queued.push_back(QueuedJob{i, &specs[i], 0, -1});
+  const auto out = policy.decide(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 0u);
+  EXPECT_EQ(policy.ranked_in_last_call(), 1u);
+}
+
 // A reset of the time counters renews those of the jobs active then, not
 // of every job seen (issue 21: that grew with the trace). reset_s = 1000.
 // t = 0: jobs 0 and 1 get the pseudo-count (2 renewals), job 0 runs. By
