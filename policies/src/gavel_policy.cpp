@@ -368,7 +368,8 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
   std::vector<int> free_of_type = free_per_type(*input.view);
   if (std::accumulate(free_of_type.begin(), free_of_type.end(), 0) == 0) return {};
 
-  const std::vector<double> type_time = total_time_per_type(active, types);
+  // Summed over every active job, so only once a queued job fits.
+  std::vector<double> type_time;
   std::vector<JobIndex> index_of;
   index_of.reserve(active.size());
   std::vector<Pick> picks;
@@ -386,6 +387,7 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::
     for (int j = 0; j < types && !fits; ++j) fits = active[pos].throughput[j] > 0 && gpus <= free_of_type[j];
     if (!fits) continue;
     narrowest = std::min(narrowest, gpus);
+    if (type_time.empty()) type_time = total_time_per_type(active, types);
     priorities(active[pos], type_time, prio);
     const double x_total = std::accumulate(m.x.begin(), m.x.end(), 0.0);
     // Jobs without an allocation yet (arrived since the last round) come
