@@ -13,10 +13,13 @@ namespace vnsim {
 using gavel_detail::Pick;
 using gavel_detail::take_in_order;
 
-// GPUs of each type free in the view. A whole-GPU count per node, not a
-// look at every GPU: fill() runs at every arrival and completion, and on a
-// 10,000-GPU cluster the per-GPU scan was most of its cost.
-std::vector<int> GavelPolicy::free_per_type(const ClusterView& view) {
+namespace {
+
+// GPUs of each type free in the view, from the view's whole-GPU counts (the
+// cluster's, or per node where a node has one type), not a look at every
+// GPU: fill() runs at every arrival and completion, and a per-GPU scan
+// grows with the cluster.
+std::vector<int> free_per_type(const ClusterView& view) {
   const Cluster& cluster = view.cluster();
   std::vector<int> free_of_type(cluster.gpu_types().size(), 0);
   if (free_of_type.size() == 1) {
@@ -37,6 +40,8 @@ std::vector<int> GavelPolicy::free_per_type(const ClusterView& view) {
   }
   return free_of_type;
 }
+
+}  // namespace
 
 std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::vector<Active>& active) {
   ranked_ = 0;

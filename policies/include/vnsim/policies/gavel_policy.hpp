@@ -122,7 +122,6 @@ class GavelPolicy : public Policy {
   std::vector<double>& pair_time(JobIndex a, JobIndex b, int types);
   std::optional<std::vector<GpuId>> place_pair(FreeGpus& free, const Active& a, const Active& b, int type);
   std::vector<Decision> round(const SchedulerInput& input, const std::vector<Active>& active);
-  static std::vector<int> free_per_type(const ClusterView& view);
   std::vector<Decision> fill(const SchedulerInput& input, const std::vector<Active>& active);
   std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
 
