@@ -310,8 +310,14 @@ GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
   // symmetric in them), so one row per class with the class size in the
   // capacity rows gives the same value. Traces repeat a few job shapes, so
   // this shrinks a 1,000-job LP to a few dozen rows.
-  using Key = std::tuple<std::vector<double>, int, double, int>;
-  std::map<Key, std::size_t> class_of_key;
+  // Keyed by a job of the class (its row compared in place: a copy of every
+  // job's row per solve was most of the class search on long queues).
+  auto key_of = [&](std::size_t m) {
+    return std::tuple<const std::vector<double>&, int, double, int>(
+        p.throughput[m], p.scale[m], weight_of(p, m), sharing ? p.sharing.family[m] : -1);
+  };
+  auto key_less = [&](std::size_t a, std::size_t b) { return key_of(a) < key_of(b); };
+  std::map<std::size_t, std::size_t, decltype(key_less)> class_of_key(key_less);
   std::vector<std::size_t> class_of(equal.size());
   GavelProblem r;
   r.type_gpus = p.type_gpus;
@@ -319,8 +325,7 @@ GavelAllocation gavel_max_min_fairness(const GavelProblem& p) {
   std::vector<double> class_equal;
   for (std::size_t m = 0; m < equal.size(); ++m) {
     const int fam = sharing ? p.sharing.family[m] : -1;
-    Key key{p.throughput[m], p.scale[m], weight_of(p, m), fam};
-    auto [it, added] = class_of_key.emplace(std::move(key), r.throughput.size());
+    auto [it, added] = class_of_key.emplace(m, r.throughput.size());
     if (added) {
       r.throughput.push_back(p.throughput[m]);
       r.scale.push_back(p.scale[m]);

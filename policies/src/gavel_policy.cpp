@@ -1,6 +1,7 @@
 #include "vnsim/policies/gavel_policy.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <tuple>
 
 #include "data_parallel_jobs.hpp"
+#include "gavel_picks.hpp"
 #include "type_throughput.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy_registration.hpp"
@@ -18,6 +20,7 @@ namespace {
 // Rounds fall on times computed by repeated addition; a wake-up a few ulps
 // early must still count as the round.
 constexpr double kTimeSlack = 1e-9;
+constexpr JobIndex kNoPartner = std::numeric_limits<JobIndex>::max();  // as partner_of's none
 
 }  // namespace
 
@@ -60,10 +63,13 @@ const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
 
 void GavelPolicy::account_time(const SchedulerInput& input) {
   const Cluster& cluster = input.view->cluster();
-  std::map<JobIndex, const JobSpec*> running_spec;
-  for (const RunningJob& r : input.running) running_spec[r.index] = r.spec;
+  // decide() marked every running job's memo with this call and its spec.
+  auto running_spec = [&](JobIndex job) -> const JobSpec* {
+    if (job >= memos_.size() || memos_[job].running_in_call != calls_) return nullptr;
+    return memos_[job].running_spec;
+  };
   for (const RunningJob& r : input.running) {
-    JobMemo& m = memo(r.index);
+    JobMemo& m = memos_[r.index];
     const double from = std::max(r.start_s, m.accounted_until_s);
     m.accounted_until_s = input.now_s;
     const int type = placement_type(cluster, r.placement);
@@ -71,14 +77,14 @@ void GavelPolicy::account_time(const SchedulerInput& input) {
     const double dt = input.now_s - from;
     // Time shared with a partner is the pair's (counted once, by the lower
     // index), at the pair's rate.
-    const auto partner = running_spec.find(partner_of(*input.view, r));
+    const JobIndex partner = partner_of(*input.view, r);
+    const JobSpec* partner_spec = partner == kNoPartner ? nullptr : running_spec(partner);
     double rate = row_of(input.view->topology(), *r.spec, m)[static_cast<std::size_t>(type)];
-    if (partner == running_spec.end()) {
+    if (partner_spec == nullptr) {
       m.time_s[type] += dt;
     } else {
-      if (r.index < partner->first)
-        pair_time(r.index, partner->first, static_cast<int>(m.time_s.size()))[type] += dt;
-      rate *= pair_fraction(cluster, type, *r.spec, *partner->second);
+      if (r.index < partner) pair_time(r.index, partner, static_cast<int>(m.time_s.size()))[type] += dt;
+      rate *= pair_fraction(cluster, type, *r.spec, *partner_spec);
     }
     const double steps = dt * rate;
     m.steps_done += steps;
@@ -157,32 +163,13 @@ std::optional<Placement> GavelPolicy::place(FreeGpus& free, const Active& a, int
   return spread_virtual_nodes(std::move(*gpus), a.spec->effective_virtual_nodes());
 }
 
+using gavel_detail::kAlone;
+using gavel_detail::Pick;
+using gavel_detail::take_in_order;
+
 namespace {
 
-constexpr std::size_t kAlone = std::numeric_limits<std::size_t>::max();
-constexpr JobIndex kNoPartner = std::numeric_limits<JobIndex>::max();
 constexpr long long kHalfGpu = kGpuMilli / 2;
-
-struct Pick {
-  double priority;
-  double x;
-  std::size_t pos;
-  int type;
-  double rate;                   // the job's steps/s on the type
-  std::size_t partner = kAlone;  // space sharing: the pair's other job (pos)
-};
-
-// Highest priority first; ties by allocation, then job index (a pair by its
-// first job, then its second; a job alone before its pairs), then the job's
-// faster type (so a job without an allocation yet starts where the next LP
-// will most likely keep it, not on the lowest-numbered type).
-void sort_picks(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of) {
-  auto key = [&](const Pick& p) {
-    const JobIndex second = p.partner == kAlone ? 0 : index_of[p.partner] + 1;
-    return std::make_tuple(-p.priority, -p.x, index_of[p.pos], second, -p.rate, p.type);
-  };
-  std::sort(picks.begin(), picks.end(), [&](const Pick& a, const Pick& b) { return key(a) < key(b); });
-}
 
 }  // namespace
 
@@ -206,7 +193,6 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
   }
   for (const PairPick& p : pair_picks(active, type_time))
     picks.push_back(Pick{p.priority, p.x, p.pos, p.type, p.rate, p.partner_pos});
-  sort_picks(picks, index_of);
 
   std::vector<int> capacity(types);
   for (int j = 0; j < types; ++j) capacity[j] = cluster.gpu_count_of_type(cluster.gpu_types()[j]);
@@ -228,15 +214,24 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
     capacity[j] -= active[pos].spec->gpus;
     order.push_back(pos);
   };
-  for (const Pick& p : picks) {
-    if (p.partner == kAlone)
-      choose(p.pos, p.type);
-    else
-      choose_pair(p.pos, p.partner, p.type);
-  }
+  // Once no type has room for the narrowest job, no later pick is chosen.
+  int narrowest = std::numeric_limits<int>::max();
+  for (const Active& a : active) narrowest = std::min(narrowest, a.spec->gpus);
+  auto room_left = [&] {
+    return !capacity.empty() && *std::max_element(capacity.begin(), capacity.end()) >= narrowest;
+  };
+  ranked_ = 0;
+  if (room_left())
+    ranked_ = take_in_order(picks, index_of, [&](const Pick& p) {
+      if (p.partner == kAlone)
+        choose(p.pos, p.type);
+      else
+        choose_pair(p.pos, p.partner, p.type);
+      return room_left();
+    });
   // Work conservation: GPUs the allocation leaves unused go to the jobs left
   // out, in submission order, each on its fastest type that still has room.
-  std::vector<std::size_t> by_index(active.size());
+  std::vector<std::size_t> by_index(room_left() ? active.size() : 0);
   std::iota(by_index.begin(), by_index.end(), std::size_t{0});
   std::sort(by_index.begin(), by_index.end(),
             [&](std::size_t a, std::size_t b) { return active[a].index < active[b].index; });
@@ -273,6 +268,7 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
     // Both jobs of a pair leave its GPUs: they are freed once.
     if (now_with == kNoPartner || r->index < now_with) free.release(r->placement.gpus);
   }
+  for (const auto& moved : planned_) memos_[moved.first].planned_type = -1;
   planned_.clear();
   for (std::size_t pos : order) {
     const RunningJob* r = active[pos].running;
@@ -281,7 +277,10 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
         // A job moving to another type (or leaving a pair) restarts in the
         // engine's next call, after its preemption has been applied (fill()
         // starts it first).
-        if (keeps[pos] == 0) planned_.emplace_back(r->index, chosen[pos]);
+        if (keeps[pos] == 0) {
+          planned_.emplace_back(r->index, chosen[pos]);
+          memos_[r->index].planned_type = chosen[pos];
+        }
         continue;
       }
       if (auto p = place(free, active[pos], chosen[pos]))
@@ -303,50 +302,6 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
   return out;
 }
 
-std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::vector<Active>& active) {
-  const Cluster& cluster = input.view->cluster();
-  const int types = static_cast<int>(cluster.gpu_types().size());
-  std::vector<int> free_of_type(types, 0);
-  for (const GpuInfo& g : cluster.gpus())
-    if (input.view->is_free(g.id)) ++free_of_type[cluster.type_index(g.type)];
-  if (std::accumulate(free_of_type.begin(), free_of_type.end(), 0) == 0) return {};
-
-  const std::vector<double> type_time = total_time_per_type(active, types);
-  std::vector<JobIndex> index_of;
-  std::vector<Pick> picks;
-  std::vector<double> prio;
-  for (std::size_t pos = 0; pos < active.size(); ++pos) {
-    index_of.push_back(active[pos].index);
-    if (active[pos].running != nullptr) continue;
-    priorities(active[pos], type_time, prio);
-    const double x_total =
-        std::accumulate(memos_[active[pos].index].x.begin(), memos_[active[pos].index].x.end(), 0.0);
-    // Jobs without an allocation yet (arrived since the last round) come
-    // after, in submission order, on any type they can use.
-    for (int j = 0; j < types; ++j)
-      if (active[pos].throughput[j] > 0)
-        picks.push_back(Pick{prio[j], x_total, pos, j, active[pos].throughput[j]});
-    for (const auto& [job, type] : planned_)
-      if (job == active[pos].index)
-        picks.push_back(
-            Pick{std::numeric_limits<double>::infinity(), x_total, pos, type, active[pos].throughput[type]});
-  }
-  sort_picks(picks, index_of);
-
-  std::vector<Decision> out;
-  std::vector<char> started(active.size(), 0);
-  FreeGpus free(*input.view, input.running);
-  for (const Pick& p : picks) {
-    if (started[p.pos] != 0 || free_of_type[p.type] < active[p.pos].spec->gpus) continue;
-    if (auto placement = place(free, active[p.pos], p.type)) {
-      started[p.pos] = 1;
-      free_of_type[p.type] -= active[p.pos].spec->gpus;
-      out.emplace_back(std::in_place_type<StartJob>, StartJob{active[p.pos].index, std::move(*placement)});
-    }
-  }
-  return out;
-}
-
 std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
@@ -361,20 +316,34 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   const Topology& topology = input.view->topology();
   std::vector<Decision> out;
   std::vector<Active> active;
+  active.reserve(input.running.size() + input.queued.size());
+  ++calls_;
   // Every memo exists before any Active points into one.
-  for (const RunningJob& r : input.running) memo(r.index);
-  for (const QueuedJob& q : input.queued) memo(q.index);
+  JobIndex last = 0;
+  for (const RunningJob& r : input.running) last = std::max(last, r.index);
+  for (const QueuedJob& q : input.queued) last = std::max(last, q.index);
+  if (!input.running.empty() || !input.queued.empty()) memo(last);
+  // Gavel's pseudo-count, at a job's first call and after each reset: a
+  // reset renews the counters of the jobs active then, and those of any
+  // other job when it is next active (memos_ holds every job of the trace,
+  // so renewing them all at each reset grew with the trace, not the queue).
   auto init = [&](JobMemo& m) {
-    if (m.time_s.size() != types) m.time_s.assign(types, params_.round_s / 2);  // Gavel's pseudo-count
+    if (m.time_s.size() != types || m.reset_seen != resets_) {
+      m.time_s.assign(types, params_.round_s / 2);
+      m.reset_seen = resets_;
+      ++renewals_;
+    }
   };
   for (const RunningJob& r : input.running) {
-    JobMemo& m = memo(r.index);
+    JobMemo& m = memos_[r.index];
     init(m);
+    m.running_in_call = calls_;
+    m.running_spec = r.spec;
     active.push_back(Active{r.index, r.spec, &r, row_of(topology, *r.spec, m)});
   }
   account_time(input);
   for (const QueuedJob& q : input.queued) {
-    JobMemo& m = memo(q.index);
+    JobMemo& m = memos_[q.index];
     init(m);
     m.allowed = q.allowed_types;
     const std::vector<double>& row = row_of(topology, *q.spec, m);
@@ -400,8 +369,8 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   if (ids != solved_for_) {
     solve(input, active);
     if (input.now_s - last_reset_s_ >= params_.reset_s) {
-      for (JobMemo& m : memos_)
-        if (!m.time_s.empty()) m.time_s.assign(types, params_.round_s / 2);
+      ++resets_;
+      for (const Active& a : active) init(memos_[a.index]);
       pair_time_.clear();
       last_reset_s_ = input.now_s;
     }

@@ -99,7 +99,10 @@ std::vector<GavelPolicy::PairPick> GavelPolicy::pair_picks(const std::vector<Act
 }
 
 JobIndex GavelPolicy::partner_of(const ClusterView& view, const RunningJob& r) const {
-  if (r.placement.gpus.empty()) return kNoJob;
+  // Without space sharing every start takes whole free GPUs, so no job has
+  // a partner: the tenant lists (a cache miss per running job and call on a
+  // large cluster) are not read.
+  if (!params_.space_sharing || r.placement.gpus.empty()) return kNoJob;
   for (const GpuTenant& t : view.tenants(r.placement.gpus.front()))
     if (t.job != r.index) return t.job;
   return kNoJob;

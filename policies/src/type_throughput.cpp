@@ -1,5 +1,7 @@
 #include "type_throughput.hpp"
 
+#include <bit>
+
 #include "vnsim/core/consolidated_placement.hpp"
 #include "vnsim/core/perf_model.hpp"
 
@@ -31,7 +33,9 @@ std::vector<double> TypeThroughput::row(const Topology& topology, const JobSpec&
 
 int placement_type(const Cluster& cluster, const Placement& placement) {
   if (placement.gpus.empty()) return -1;
-  return cluster.type_index(cluster.gpu(placement.gpus.front()).type);
+  // The cluster's per-GPU type bit, not a search of the type names by
+  // string: round-based policies ask this for every running job per call.
+  return std::countr_zero(cluster.gpu_type_bit(placement.gpus.front()));
 }
 
 }  // namespace vnsim

@@ -277,6 +277,112 @@ TEST(GavelPolicy, NoPreemptionBetweenRounds) {
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(100), 360);
 }
 
+// A round takes picks in priority order only while GPUs are left: one GPU,
+// five queued 1-GPU jobs (X = 1/5 each, equal priorities, job 0 first):
+// after job 0's pick the GPU is given out and the other four are not ranked.
+TEST(GavelPolicy, ARoundStopsRankingOnceTheGpusAreGivenOut) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  std::vector<JobSpec> specs;
+  for (int i = 0; i < 5; ++i) specs.push_back(cifar("j" + std::to_string(i), 1));
+  GavelPolicy policy;
+  SchedulerInput in;
+  in.view = &view;
+  for (JobIndex i = 0; i < specs.size(); ++i) in.queued.push_back(QueuedJob{i, &specs[i], 0, -1});
+  const auto out = policy.decide(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 0u);
+  EXPECT_EQ(policy.ranked_in_last_call(), 1u);
+}
+
+// A reset of the time counters renews those of the jobs active then, not
+// of every job seen (issue 21: that grew with the trace). reset_s = 1000.
+// t = 0: jobs 0 and 1 get the pseudo-count (2 renewals), job 0 runs. By
+// t = 1080 job 0 has ended and job 2 arrived: job 2's first call (1), then
+// the solve for the new job set resets (1080 >= 1000) jobs 1 and 2 (2).
+TEST(GavelPolicy, AResetRenewsOnlyTheActiveJobsCounters) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
+  GavelParams params;
+  params.reset_s = 1000;
+  GavelPolicy policy(params);
+  SchedulerInput in0;
+  in0.view = &view;
+  in0.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  ASSERT_EQ(policy.decide(in0).size(), 1u);
+  EXPECT_EQ(policy.time_counter_renewals(), 2u);
+  SchedulerInput in1;
+  in1.now_s = 1080;
+  in1.view = &view;
+  in1.queued = {QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}};
+  ASSERT_EQ(policy.decide(in1).size(), 1u);
+  EXPECT_EQ(policy.solve_count(), 2u);
+  EXPECT_EQ(policy.time_counter_renewals(), 5u);
+}
+
+// Between rounds only queued jobs that fit in the free GPUs are ranked
+// (issue 21: the ranking of the whole queue at every arrival grew with the
+// cluster). Round at t = 0 starts the 3-GPU job alone on the 4 GPUs; at
+// t = 100, with 1 GPU free, of the queued 2-, 2- and 1-GPU jobs only the
+// 1-GPU job is a candidate (one type: one pick), and it starts.
+TEST(GavelPolicy, BetweenRoundsOnlyJobsThatFitAreRanked) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x4"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec wide = cifar("wide", 3), b = cifar("b", 2), c = cifar("c", 2), d = cifar("d", 1);
+  GavelPolicy policy;
+  SchedulerInput in0;
+  in0.view = &view;
+  in0.queued = {QueuedJob{0, &wide, 0, -1}};
+  const auto first = policy.decide(in0);
+  ASSERT_EQ(first.size(), 1u);
+  const Placement placed = std::get<StartJob>(first[0]).placement;
+  view.allocate(placed.gpus, 0);
+  SchedulerInput in1;
+  in1.now_s = 100;
+  in1.view = &view;
+  in1.running = {RunningJob{0, &wide, placed, 0, 100, -1}};
+  in1.queued = {QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}, QueuedJob{3, &d, 0, -1}};
+  const auto out = policy.decide(in1);
+  EXPECT_EQ(policy.ranked_in_last_call(), 1u);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 3u);
+}
+
+// Free GPUs per type on a node of mixed types (V100, P100, P100; types
+// sorted: P100 = 0, V100 = 1): with the V100 busy, a P100-only arrival
+// between rounds starts on a P100 and a V100-only one is not ranked.
+TEST(GavelPolicy, BetweenRoundsFreeGpusAreCountedPerTypeOnAMixedNode) {
+  const Cluster cluster(testing::test_cluster("sim-v100-p100-1x1x3"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const GpuTypeMask p100 = cluster.type_mask("P100"), v100 = cluster.type_mask("V100");
+  const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
+  GavelPolicy policy;
+  SchedulerInput in0;
+  in0.view = &view;
+  in0.queued = {QueuedJob{0, &a, 0, -1, v100}};
+  const auto first = policy.decide(in0);
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(std::get<StartJob>(first[0]).placement.gpus, std::vector<GpuId>{0});
+  view.allocate({0}, 0);
+  SchedulerInput in1;
+  in1.now_s = 100;
+  in1.view = &view;
+  in1.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 100, -1}};
+  in1.queued = {QueuedJob{1, &b, 0, -1, v100}, QueuedJob{2, &c, 0, -1, p100}};
+  const auto out = policy.decide(in1);
+  EXPECT_EQ(policy.ranked_in_last_call(), 1u);
+  ASSERT_EQ(out.size(), 1u);
+  const auto& start = std::get<StartJob>(out[0]);
+  EXPECT_EQ(start.job, 2u);
+  ASSERT_EQ(start.placement.gpus.size(), 1u);
+  EXPECT_NE(start.placement.gpus[0], 0u);
+}
+
 TEST(GavelPolicy, RejectsAJobNoTypeCanHold) {
   const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);

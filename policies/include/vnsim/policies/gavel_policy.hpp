@@ -57,6 +57,16 @@ class GavelPolicy : public Policy {
   std::vector<double> pair_allocation_of(JobIndex a, JobIndex b) const;
   // LP solves so far: a round whose job set is the last solve's solves none.
   std::size_t solve_count() const { return solves_; }
+  // (job, type) picks the last call took in priority order: between rounds
+  // only queued jobs that fit in the GPUs free now are candidates, and a
+  // round or a fill stops once no type has room for the narrowest job.
+  std::size_t ranked_in_last_call() const { return ranked_; }
+  // Gavel reads no running job's attained service or remaining time.
+  bool reads_running_progress() const override { return false; }
+  // Per-type time counters set to the pseudo-count so far (a job's first
+  // call, and each job active at or after a reset): jobs gone before a
+  // reset are never renewed.
+  std::size_t time_counter_renewals() const { return renewals_; }
 
  private:
   struct JobMemo {
@@ -72,6 +82,13 @@ class GavelPolicy : public Policy {
     // more than the round itself on long queues (docs/PERFORMANCE.md).
     std::vector<double> row;
     GpuTypeMask row_allowed = 0;
+    // The call (calls_) in which the job was last seen running, with its
+    // spec then: account_time finds a partner's spec here instead of in a
+    // map of every running job built per call.
+    std::uint64_t running_in_call = 0;
+    const JobSpec* running_spec = nullptr;
+    int planned_type = -1;       // as in planned_, for fill() to look up per job
+    std::size_t reset_seen = 0;  // resets_ when time_s was last renewed
   };
   struct Active {
     JobIndex index;
@@ -121,6 +138,10 @@ class GavelPolicy : public Policy {
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   double last_reset_s_ = 0;
   std::size_t solves_ = 0;
+  std::size_t ranked_ = 0;
+  std::size_t resets_ = 0;  // resets of the per-type time counters so far
+  std::size_t renewals_ = 0;
+  std::uint64_t calls_ = 0;
   bool want_timer_ = false;
   std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
 };

@@ -1,0 +1,101 @@
+// Gavel between rounds: GPUs freed by completions go, without preemption,
+// to the highest-priority queued jobs that fit (gavel_policy.hpp).
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <numeric>
+
+#include "gavel_picks.hpp"
+#include "vnsim/policies/gavel_policy.hpp"
+
+namespace vnsim {
+
+using gavel_detail::Pick;
+using gavel_detail::take_in_order;
+
+namespace {
+
+// GPUs of each type free in the view, from the view's whole-GPU counts (the
+// cluster's, or per node where a node has one type), not a look at every
+// GPU: fill() runs at every arrival and completion, and a per-GPU scan
+// grows with the cluster.
+std::vector<int> free_per_type(const ClusterView& view) {
+  const Cluster& cluster = view.cluster();
+  std::vector<int> free_of_type(cluster.gpu_types().size(), 0);
+  if (free_of_type.size() == 1) {
+    free_of_type[0] = view.free_total();
+    return free_of_type;
+  }
+  for (const NodeInfo& n : cluster.nodes()) {
+    const int free = view.free_on_node(n.id);
+    if (free == 0) continue;
+    const GpuTypeMask mask = cluster.node_type_mask(n.id);
+    if (std::has_single_bit(mask)) {
+      free_of_type[static_cast<std::size_t>(std::countr_zero(mask))] += free;
+      continue;
+    }
+    for (GpuId g = n.first_gpu; g < n.first_gpu + static_cast<GpuId>(n.gpu_count); ++g)
+      if (view.is_free(g))
+        ++free_of_type[static_cast<std::size_t>(std::countr_zero(cluster.gpu_type_bit(g)))];
+  }
+  return free_of_type;
+}
+
+}  // namespace
+
+std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::vector<Active>& active) {
+  ranked_ = 0;
+  const Cluster& cluster = input.view->cluster();
+  const int types = static_cast<int>(cluster.gpu_types().size());
+  std::vector<int> free_of_type = free_per_type(*input.view);
+  if (std::accumulate(free_of_type.begin(), free_of_type.end(), 0) == 0) return {};
+
+  // Summed over every active job, so only once a queued job fits.
+  std::vector<double> type_time;
+  std::vector<JobIndex> index_of;
+  index_of.reserve(active.size());
+  std::vector<Pick> picks;
+  std::vector<double> prio;
+  int narrowest = std::numeric_limits<int>::max();  // of the queued jobs ranked
+  for (std::size_t pos = 0; pos < active.size(); ++pos) {
+    index_of.push_back(active[pos].index);
+    if (active[pos].running != nullptr) continue;
+    // Free GPUs only shrink below, so a pick wider than its type's free
+    // GPUs now would be passed over: it is not ranked (on a long queue,
+    // nearly every job between rounds).
+    const int gpus = active[pos].spec->gpus;
+    const JobMemo& m = memos_[active[pos].index];
+    bool fits = m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)];
+    for (int j = 0; j < types && !fits; ++j) fits = active[pos].throughput[j] > 0 && gpus <= free_of_type[j];
+    if (!fits) continue;
+    narrowest = std::min(narrowest, gpus);
+    if (type_time.empty()) type_time = total_time_per_type(active, types);
+    priorities(active[pos], type_time, prio);
+    const double x_total = std::accumulate(m.x.begin(), m.x.end(), 0.0);
+    // Jobs without an allocation yet (arrived since the last round) come
+    // after, in submission order, on any type they can use.
+    for (int j = 0; j < types; ++j)
+      if (active[pos].throughput[j] > 0 && gpus <= free_of_type[j])
+        picks.push_back(Pick{prio[j], x_total, pos, j, active[pos].throughput[j]});
+    if (m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)])
+      picks.push_back(Pick{std::numeric_limits<double>::infinity(), x_total, pos, m.planned_type,
+                           active[pos].throughput[static_cast<std::size_t>(m.planned_type)]});
+  }
+  if (picks.empty()) return {};
+
+  std::vector<Decision> out;
+  std::vector<char> started(active.size(), 0);
+  FreeGpus free(*input.view, input.running);
+  ranked_ = take_in_order(picks, index_of, [&](const Pick& p) {
+    if (started[p.pos] != 0 || free_of_type[p.type] < active[p.pos].spec->gpus) return true;
+    if (auto placement = place(free, active[p.pos], p.type)) {
+      started[p.pos] = 1;
+      free_of_type[p.type] -= active[p.pos].spec->gpus;
+      out.emplace_back(std::in_place_type<StartJob>, StartJob{active[p.pos].index, std::move(*placement)});
+    }
+    return *std::max_element(free_of_type.begin(), free_of_type.end()) >= narrowest;
+  });
+  return out;
+}
+
+}  // namespace vnsim
