@@ -113,9 +113,20 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   // progress is counted, as the round would; if the greedy's gains are
   // still in the quiet round's order, it would decide nothing again
   // (docs/PERFORMANCE.md, "Rounds with nothing changed").
+  // Where the gains keep changing places (many jobs sharing many GPUs),
+  // the check fails round after round and is tried again only after 1, 3,
+  // 7, ... up to 63 rounds: computing a round in full is exact either way.
   if (skip_quiet_rounds_ && quiet_unchanged(input)) {
     for (const RunningJob& r : input.running) count_progress(memo(r.index), now);
-    if (gains_in_quiet_order()) return {};
+    if (quiet_wait_ > 0) {
+      --quiet_wait_;
+    } else if (gains_in_quiet_order()) {
+      quiet_misses_ = 0;
+      return {};
+    } else {
+      quiet_misses_ = std::min(quiet_misses_ + 1, 6);
+      quiet_wait_ = (1 << quiet_misses_) - 1;
+    }
   }
   ++full_rounds_;
   estimator_.use_topology(input.view->topology());
@@ -221,10 +232,15 @@ bool OptimusPolicy::quiet_unchanged(const SchedulerInput& input) const {
     return false;
   for (std::size_t i = 0; i < input.queued.size(); ++i)
     if (input.queued[i].index != quiet_queued_[i]) return false;
-  for (std::size_t i = 0; i < input.running.size(); ++i)
-    if (input.running[i].index != quiet_running_[i].first ||
-        input.running[i].placement.gpus != quiet_running_[i].second)
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < input.running.size(); ++i) {
+    const std::vector<GpuId>& gpus = input.running[i].placement.gpus;
+    const std::size_t to = quiet_gpus_end_[i];
+    if (input.running[i].index != quiet_running_[i] || gpus.size() != to - from ||
+        !std::equal(gpus.begin(), gpus.end(), quiet_gpus_.begin() + static_cast<std::ptrdiff_t>(from)))
       return false;
+    from = to;
+  }
   return true;
 }
 
@@ -248,7 +264,15 @@ bool gain_before(double gain_a, std::size_t pos_a, int k_a, double gain_b, std::
 // counts. Checking that neighbours in the quiet round's order are still in
 // that order (exact products, as the greedy computes them) checks every
 // comparison, by transitivity.
-bool OptimusPolicy::gains_in_quiet_order() const {
+// The quiet round's order is sorted on first use: a round whose jobs
+// change at every round (an arrival a minute) never needs it.
+bool OptimusPolicy::gains_in_quiet_order() {
+  if (!quiet_sorted_) {
+    std::sort(quiet_gains_.begin(), quiet_gains_.end(), [](const QuietGain& a, const QuietGain& b) {
+      return gain_before(a.gain, a.pos, a.k, b.gain, b.pos, b.k);
+    });
+    quiet_sorted_ = true;
+  }
   double previous = 0;
   for (std::size_t i = 0; i < quiet_gains_.size(); ++i) {
     const QuietGain& q = quiet_gains_[i];
@@ -266,27 +290,32 @@ bool OptimusPolicy::gains_in_quiet_order() const {
 // on that many, is quiet: while its queue and running placements stay and
 // its gains keep their order, later rounds give the same counts and so
 // decide nothing either (each such job keeps its GPUs, every other job
-// gets none), whatever GPUs are free. With every GPU given out one per job in arrival order no gain was
-// pushed at all, and the round stays quiet until the jobs change.
+// gets none), whatever GPUs are free. With every GPU given out one per
+// job in arrival order no gain was pushed at all, and the round stays
+// quiet until the jobs change.
 void OptimusPolicy::remember_if_quiet(const SchedulerInput& input, const std::vector<JobIndex>& index,
                                       bool decided) {
   quiet_ = false;
   quiet_queued_.clear();
   quiet_running_.clear();
+  quiet_gpus_.clear();
+  quiet_gpus_end_.clear();
   quiet_gains_.clear();
   if (decided) return;
   quiet_ = true;
+  // Flat copies that keep their capacity: a quiet round on a large cluster
+  // allocates nothing.
   for (const QueuedJob& q : input.queued) quiet_queued_.push_back(q.index);
-  for (const RunningJob& r : input.running) quiet_running_.emplace_back(r.index, r.placement.gpus);
-  std::vector<std::pair<double, QuietGain>> gains;
+  for (const RunningJob& r : input.running) {
+    quiet_running_.push_back(r.index);
+    quiet_gpus_.insert(quiet_gpus_.end(), r.placement.gpus.begin(), r.placement.gpus.end());
+    quiet_gpus_end_.push_back(quiet_gpus_.size());
+  }
   for (const PushedGain& g : pushed_) {
     const JobIndex job = index[g.pos];
-    gains.push_back({memos_[job].remaining_iterations * g.drop, QuietGain{job, g.pos, g.k, g.drop}});
+    quiet_gains_.push_back(QuietGain{job, g.pos, g.k, g.drop, memos_[job].remaining_iterations * g.drop});
   }
-  std::sort(gains.begin(), gains.end(), [](const auto& a, const auto& b) {
-    return gain_before(a.first, a.second.pos, a.second.k, b.first, b.second.pos, b.second.k);
-  });
-  for (const auto& g : gains) quiet_gains_.push_back(g.second);
+  quiet_sorted_ = false;
 }
 
 std::optional<double> OptimusPolicy::next_timer_s(double now_s) const {

@@ -60,7 +60,7 @@ class OptimusPolicy : public Policy {
   Memo& memo(JobIndex job);
   void count_progress(Memo& m, double now) const;
   bool quiet_unchanged(const SchedulerInput& input) const;
-  bool gains_in_quiet_order() const;
+  bool gains_in_quiet_order();
   void remember_if_quiet(const SchedulerInput& input, const std::vector<JobIndex>& index, bool decided);
 
   // A job's iteration time on n GPUs (index n; -1 not yet asked) and its
@@ -92,18 +92,24 @@ class OptimusPolicy : public Policy {
   };
   std::vector<PushedGain> pushed_;
   // A quiet round: the last full round, which decided nothing. Its queue,
-  // running jobs and placements, and its pushed gains in the greedy's order.
+  // running jobs and placements, and its pushed gains (sorted on first use).
   struct QuietGain {
     JobIndex job;
     std::size_t pos;
     int k;
     double drop;
+    double gain;  // in the quiet round
   };
   bool skip_quiet_rounds_ = true;
   bool quiet_ = false;
   std::vector<JobIndex> quiet_queued_;
-  std::vector<std::pair<JobIndex, std::vector<GpuId>>> quiet_running_;
-  std::vector<QuietGain> quiet_gains_;
+  std::vector<JobIndex> quiet_running_;
+  std::vector<GpuId> quiet_gpus_;            // the running jobs' GPUs, one after another
+  std::vector<std::size_t> quiet_gpus_end_;  // where each running job's GPUs end in quiet_gpus_
+  std::vector<QuietGain> quiet_gains_;       // in the greedy's order once quiet_sorted_
+  bool quiet_sorted_ = false;
+  int quiet_misses_ = 0;  // order checks failed in a row
+  int quiet_wait_ = 0;    // quiet rounds left to compute in full before checking again
 };
 
 }  // namespace vnsim
