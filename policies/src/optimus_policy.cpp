@@ -36,6 +36,7 @@ OptimusPolicy::Memo& OptimusPolicy::memo(JobIndex job) {
 std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int gpus, int gpus_per_node,
                                          const std::string& gpu_type) {
   std::vector<int> k(jobs.size(), 0);
+  pushed_.clear();
   // Each job's cached times, looked up once per round (none outside decide()).
   const bool cached =
       times_topology_ != nullptr && gpu_type == times_type_ && gpus_per_node == times_per_node_;
@@ -78,8 +79,13 @@ std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int
   std::priority_queue<Entry, std::vector<Entry>, decltype(worse)> heap(worse);
   auto push = [&](std::size_t j) {
     if (k[j] == 0 || k[j] + 1 > limit(j)) return;
-    const double gain = jobs[j].remaining_iterations * (time_on(j, k[j]) - time_on(j, k[j] + 1));
-    if (gain > 0) heap.emplace(gain, j);
+    const double drop = time_on(j, k[j]) - time_on(j, k[j] + 1);
+    const double gain = jobs[j].remaining_iterations * drop;
+    if (!(gain > 0)) return;
+    heap.emplace(gain, j);
+    // With no GPU left after the first pass nothing is popped, and the
+    // gains decide nothing.
+    if (left > 0) pushed_.push_back(PushedGain{j, k[j], drop});
   };
   for (std::size_t j = 0; j < jobs.size(); ++j) push(j);
   while (left > 0 && !heap.empty()) {
@@ -103,12 +109,24 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   const double now = input.now_s;
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;
-  // Nothing changed since a settled round: it would decide nothing again,
-  // so only the running jobs' progress is counted, as the round would.
-  // On a long queue most rounds are such (docs/PERFORMANCE.md).
-  if (settled_unchanged(input)) {
+  // Nothing changed since a quiet round but time: the running jobs'
+  // progress is counted, as the round would; if the greedy's gains are
+  // still in the quiet round's order, it would decide nothing again
+  // (docs/PERFORMANCE.md, "Rounds with nothing changed").
+  // Where the gains keep changing places (many jobs sharing many GPUs),
+  // the check fails round after round and is tried again only after 1, 3,
+  // 7, ... up to 63 rounds: computing a round in full is exact either way.
+  if (skip_quiet_rounds_ && quiet_unchanged(input)) {
     for (const RunningJob& r : input.running) count_progress(memo(r.index), now);
-    return {};
+    if (quiet_wait_ > 0) {
+      --quiet_wait_;
+    } else if (gains_in_quiet_order()) {
+      quiet_misses_ = 0;
+      return {};
+    } else {
+      quiet_misses_ = std::min(quiet_misses_ + 1, 6);
+      quiet_wait_ = (1 << quiet_misses_) - 1;
+    }
   }
   ++full_rounds_;
   estimator_.use_topology(input.view->topology());
@@ -192,7 +210,12 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
     targets.push_back(std::move(t));
   }
   std::vector<Decision> out = apply_targets(input, targets, ResizeMode::CheckpointRestart);
-  remember_if_settled(input, k, index, !out.empty());
+  // Quiet only if every job given GPUs runs on that many: a job placed but
+  // not started (its GPUs not free in the view, e.g. failed) may start in
+  // a later round with the same counts.
+  bool all_kept = out.empty();
+  for (std::size_t j : to_place) all_kept = all_kept && k[j] == 0;
+  remember_if_quiet(input, index, !all_kept);
   return out;
 }
 
@@ -204,44 +227,95 @@ void OptimusPolicy::count_progress(Memo& m, double now) const {
   m.last_update_s = now;
 }
 
-bool OptimusPolicy::settled_unchanged(const SchedulerInput& input) const {
-  if (!settled_ || input.queued.size() != settled_queued_.size() ||
-      input.running.size() != settled_running_.size())
+bool OptimusPolicy::quiet_unchanged(const SchedulerInput& input) const {
+  if (!quiet_ || input.queued.size() != quiet_queued_.size() || input.running.size() != quiet_running_.size())
     return false;
   for (std::size_t i = 0; i < input.queued.size(); ++i)
-    if (input.queued[i].index != settled_queued_[i]) return false;
-  for (std::size_t i = 0; i < input.running.size(); ++i)
-    if (input.running[i].index != settled_running_[i].first ||
-        input.running[i].placement.gpus != settled_running_[i].second)
+    if (input.queued[i].index != quiet_queued_[i]) return false;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < input.running.size(); ++i) {
+    const std::vector<GpuId>& gpus = input.running[i].placement.gpus;
+    const std::size_t to = quiet_gpus_end_[i];
+    if (input.running[i].index != quiet_running_[i] || gpus.size() != to - from ||
+        !std::equal(gpus.begin(), gpus.end(), quiet_gpus_.begin() + static_cast<std::ptrdiff_t>(from)))
       return false;
+    from = to;
+  }
   return true;
 }
 
-// With every GPU given out one per job in arrival order, the greedy's gains
-// (the only use of the remaining iterations) never ran, so the same jobs and
-// placements give the same counts at any later time. When each job given a
-// GPU already runs on one GPU, no decision depends on anything else (not
-// even which GPUs are free), so the round is settled.
-void OptimusPolicy::remember_if_settled(const SchedulerInput& input, const std::vector<int>& k,
-                                        const std::vector<JobIndex>& index, bool decided) {
-  settled_ = false;
-  settled_queued_.clear();
-  settled_running_.clear();
-  const int gpus = input.view->cluster().gpu_count();
-  int given = 0;
-  for (int n : k) {
-    if (n > 1) return;
-    given += n;
+namespace {
+
+// The greedy's heap order (larger gain first, ties to the earlier job),
+// then the job's own steps in order: its entries are never in the heap
+// together, so that last key only makes the order total.
+bool gain_before(double gain_a, std::size_t pos_a, int k_a, double gain_b, std::size_t pos_b, int k_b) {
+  if (gain_a != gain_b) return gain_a > gain_b;
+  if (pos_a != pos_b) return pos_a < pos_b;
+  return k_a < k_b;
+}
+
+}  // namespace
+
+// The greedy compares only the gains it pushed, each the job's remaining
+// iterations times a fixed drop in iteration time; with the same jobs in
+// the same positions and each comparison between them giving the same
+// answer, it pops the same jobs in the same order and gives the same
+// counts. Checking that neighbours in the quiet round's order are still in
+// that order (exact products, as the greedy computes them) checks every
+// comparison, by transitivity.
+// The quiet round's order is sorted on first use: a round whose jobs
+// change at every round (an arrival a minute) never needs it.
+bool OptimusPolicy::gains_in_quiet_order() {
+  if (!quiet_sorted_) {
+    std::sort(quiet_gains_.begin(), quiet_gains_.end(), [](const QuietGain& a, const QuietGain& b) {
+      return gain_before(a.gain, a.pos, a.k, b.gain, b.pos, b.k);
+    });
+    quiet_sorted_ = true;
   }
-  if (decided || given != gpus) return;
-  std::vector<char> one_gpu(memos_.size(), 0);
-  for (const RunningJob& r : input.running)
-    if (r.placement.gpus.size() == 1) one_gpu[r.index] = 1;
-  for (std::size_t j = 0; j < k.size(); ++j)
-    if ((k[j] == 1) != (one_gpu[index[j]] != 0)) return;
-  settled_ = true;
-  for (const QueuedJob& q : input.queued) settled_queued_.push_back(q.index);
-  for (const RunningJob& r : input.running) settled_running_.emplace_back(r.index, r.placement.gpus);
+  double previous = 0;
+  for (std::size_t i = 0; i < quiet_gains_.size(); ++i) {
+    const QuietGain& q = quiet_gains_[i];
+    const double gain = memos_[q.job].remaining_iterations * q.drop;
+    if (i > 0) {
+      const QuietGain& p = quiet_gains_[i - 1];
+      if (!gain_before(previous, p.pos, p.k, gain, q.pos, q.k)) return false;
+    }
+    previous = gain;
+  }
+  return true;
+}
+
+// A round that decided nothing, with every job given GPUs already running
+// on that many, is quiet: while its queue and running placements stay and
+// its gains keep their order, later rounds give the same counts and so
+// decide nothing either (each such job keeps its GPUs, every other job
+// gets none), whatever GPUs are free. With every GPU given out one per
+// job in arrival order no gain was pushed at all, and the round stays
+// quiet until the jobs change.
+void OptimusPolicy::remember_if_quiet(const SchedulerInput& input, const std::vector<JobIndex>& index,
+                                      bool decided) {
+  quiet_ = false;
+  quiet_queued_.clear();
+  quiet_running_.clear();
+  quiet_gpus_.clear();
+  quiet_gpus_end_.clear();
+  quiet_gains_.clear();
+  if (decided) return;
+  quiet_ = true;
+  // Flat copies that keep their capacity: a quiet round on a large cluster
+  // allocates nothing.
+  for (const QueuedJob& q : input.queued) quiet_queued_.push_back(q.index);
+  for (const RunningJob& r : input.running) {
+    quiet_running_.push_back(r.index);
+    quiet_gpus_.insert(quiet_gpus_.end(), r.placement.gpus.begin(), r.placement.gpus.end());
+    quiet_gpus_end_.push_back(quiet_gpus_.size());
+  }
+  for (const PushedGain& g : pushed_) {
+    const JobIndex job = index[g.pos];
+    quiet_gains_.push_back(QuietGain{job, g.pos, g.k, g.drop, memos_[job].remaining_iterations * g.drop});
+  }
+  quiet_sorted_ = false;
 }
 
 std::optional<double> OptimusPolicy::next_timer_s(double now_s) const {

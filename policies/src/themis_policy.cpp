@@ -140,34 +140,57 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
                                : input.view->cluster().gpu_count();
   const int contention = static_cast<int>(input.running.size() + input.queued.size());
 
-  auto bid = [&](JobIndex index, const JobSpec* spec, double remaining_s, double attained_gpu_s,
-                 PassCandidate candidate) {
-    JobMemo& m = memo(index);
-    // The alone time comes from the first estimate (at submission the
-    // engine's estimate covers the whole job).
-    if (m.alone_s < 0 && remaining_s >= 0) m.alone_s = remaining_s + attained_gpu_s / std::max(1, spec->gpus);
-    const double elapsed = std::max(0.0, now - spec->submit_s);
-    const double r = rho(elapsed, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
-    const double r_wait =
-        rho(elapsed + params_.lease_s, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
-    return Bid{r, r_wait, 0, candidate};
-  };
-
+  // The GPUs the auction can give (priority_pass: the cluster, or the
+  // capacity when capped), after the leased jobs it walks first.
+  int capacity = cluster_gpus;
   std::vector<PassCandidate> ordered;  // leased jobs first: they keep their GPUs
-  std::vector<Bid> bids;
-  for (const RunningJob& r : input.running) {
-    const PassCandidate c{r.index, r.spec, kAnyGpuType, &r.placement};
-    if (memo(r.index).lease_end_s > now + kTimeSlack)
-      ordered.push_back(c);
-    else
-      bids.push_back(bid(r.index, r.spec, r.estimated_remaining_s, r.attained_gpu_s, c));
+  for (const RunningJob& r : input.running)
+    if (memo(r.index).lease_end_s > now + kTimeSlack) {
+      ordered.push_back(PassCandidate{r.index, r.spec, kAnyGpuType, &r.placement});
+      if (r.spec->gpus <= capacity) capacity -= r.spec->gpus;
+    }
+  // Every bidder's alone time comes from the first estimate seen (at
+  // submission the engine's estimate covers the whole job).
+  auto see = [&](JobIndex index, const JobSpec* spec, double remaining_s, double attained_gpu_s) -> JobMemo& {
+    JobMemo& m = memo(index);
+    if (m.alone_s < 0 && remaining_s >= 0) m.alone_s = remaining_s + attained_gpu_s / std::max(1, spec->gpus);
+    return m;
+  };
+  bool any_fits = false;
+  for (const QueuedJob& q : input.queued) {
+    see(q.index, q.spec, q.estimated_remaining_s, q.attained_gpu_s);
+    any_fits = any_fits || q.spec->gpus <= capacity;
   }
-  for (const QueuedJob& q : input.queued)
-    bids.push_back(bid(q.index, q.spec, q.estimated_remaining_s, q.attained_gpu_s,
-                       PassCandidate{q.index, q.spec, q.allowed_types, nullptr}));
+  for (const RunningJob& r : input.running)
+    if (memo(r.index).lease_end_s <= now + kTimeSlack)
+      see(r.index, r.spec, r.estimated_remaining_s, r.attained_gpu_s);
+
+  // A queued job wider than the GPUs left after the leased jobs is never
+  // chosen; when none fits, the pass chooses only running jobs, which keep
+  // their GPUs, and decides nothing: no bid is needed (on a long queue of
+  // wide jobs, most lease ends; docs/PERFORMANCE.md).
   std::vector<Decision> out;
-  if (!input.queued.empty())
+  if (!input.queued.empty() && any_fits) {
+    std::vector<Bid> bids;
+    bids.reserve(input.queued.size() + input.running.size() - ordered.size());
+    auto bid = [&](JobIndex index, const JobSpec* spec, double remaining_s, PassCandidate candidate) {
+      const JobMemo& m = memos_[index];
+      const double elapsed = std::max(0.0, now - spec->submit_s);
+      const double r = rho(elapsed, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
+      const double r_wait =
+          rho(elapsed + params_.lease_s, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
+      return Bid{r, r_wait, 0, candidate};
+    };
+    for (const RunningJob& r : input.running)
+      if (memos_[r.index].lease_end_s <= now + kTimeSlack)
+        bids.push_back(bid(r.index, r.spec, r.estimated_remaining_s,
+                           PassCandidate{r.index, r.spec, kAnyGpuType, &r.placement}));
+    for (const QueuedJob& q : input.queued)
+      bids.push_back(bid(q.index, q.spec, q.estimated_remaining_s,
+                         PassCandidate{q.index, q.spec, q.allowed_types, nullptr}));
     out = auction(input, std::move(ordered), bids, params_.fairness_knob, *placement_, ranked_bids_);
+    ++auctions_;
+  }
 
   // Leases: a job started now, or an expired one that kept its GPUs, holds
   // them for another lease.

@@ -135,6 +135,36 @@ TEST(Themis, AuctionOrdersOnlyTheBidsTheFreeGpusCanTake) {
   EXPECT_EQ(policy.ranked_bids(), 4u);
 }
 
+// a and c hold 2 GPUs each of the 4, leased in turn; b wants all 4. At each
+// lease end the leased job keeps 2 GPUs, so b never fits the 2 the auction
+// could give: the lease is renewed with no auction held (a counter).
+TEST(Themis, ALeaseEndNoQueuedJobFitsHoldsNoAuction) {
+  World w;
+  const JobSpec a = job("a", 2, 0), c = job("c", 2, 100), b = job("b", 4, 200);
+  ThemisPolicy policy;  // lease 600 s
+  SchedulerInput in0 = w.input(0);
+  in0.queued = {QueuedJob{0, &a, 0, 5000}};
+  ASSERT_EQ(policy.decide(in0).size(), 1u);
+  w.view.allocate({0, 1}, 0);
+  const RunningJob ra{0, &a, Placement{{0, 1}, {1, 1}}, 0, 0, 5000};
+  SchedulerInput in1 = w.input(100);
+  in1.running = {ra};
+  in1.queued = {QueuedJob{1, &c, 0, 5000}};
+  ASSERT_EQ(policy.decide(in1).size(), 1u);
+  w.view.allocate({2, 3}, 1);
+  const RunningJob rc{1, &c, Placement{{2, 3}, {1, 1}}, 100, 0, 5000};
+  EXPECT_EQ(policy.auctions(), 2u);
+  for (double t : {200.0, 600.0, 700.0, 1200.0}) {
+    SchedulerInput in = w.input(t);
+    in.running = {ra, rc};
+    in.queued = {QueuedJob{2, &b, 0, 5000}};
+    EXPECT_TRUE(policy.decide(in).empty()) << t;
+  }
+  EXPECT_EQ(policy.auctions(), 2u);
+  ASSERT_TRUE(policy.next_timer_s(1200).has_value());
+  EXPECT_DOUBLE_EQ(*policy.next_timer_s(1200), 1300);
+}
+
 TEST(Themis, RejectsBadParameters) {
   ThemisParams params;
   params.fairness_knob = 1;

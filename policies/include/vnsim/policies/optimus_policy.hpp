@@ -45,8 +45,11 @@ class OptimusPolicy : public Policy {
 
   GoodputEstimator& estimator() { return estimator_; }
   // Rounds computed in full so far; a round whose jobs and placements are
-  // those of a settled round (below) is not computed again.
+  // those of a quiet round (below) and whose gains keep that round's order
+  // is not computed again.
   std::size_t full_rounds() const { return full_rounds_; }
+  // Off: every round is computed in full (for tests that compare the two).
+  void skip_quiet_rounds(bool on) { skip_quiet_rounds_ = on; }
 
  private:
   struct Memo {
@@ -56,9 +59,9 @@ class OptimusPolicy : public Policy {
   };
   Memo& memo(JobIndex job);
   void count_progress(Memo& m, double now) const;
-  bool settled_unchanged(const SchedulerInput& input) const;
-  void remember_if_settled(const SchedulerInput& input, const std::vector<int>& k,
-                           const std::vector<JobIndex>& index, bool decided);
+  bool quiet_unchanged(const SchedulerInput& input) const;
+  bool gains_in_quiet_order();
+  void remember_if_quiet(const SchedulerInput& input, const std::vector<JobIndex>& index, bool decided);
 
   // A job's iteration time on n GPUs (index n; -1 not yet asked) and its
   // GPU limit, asked again every round and fixed for the run's topology:
@@ -80,13 +83,33 @@ class OptimusPolicy : public Policy {
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   std::size_t full_rounds_ = 0;
   std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
-  // A settled round: one GPU went to each of the first jobs in arrival order
-  // and none was left (so the remaining iterations decided nothing), and
-  // every job that got a GPU was running on one GPU, so it decided nothing.
-  // Its queue and running jobs; empty when the last round was not settled.
-  bool settled_ = false;
-  std::vector<JobIndex> settled_queued_;
-  std::vector<std::pair<JobIndex, std::vector<GpuId>>> settled_running_;
+  // A gain the last allocate() pushed: job at `pos`, from k to k + 1 GPUs,
+  // whose iteration time drops by `drop`.
+  struct PushedGain {
+    std::size_t pos;
+    int k;
+    double drop;
+  };
+  std::vector<PushedGain> pushed_;
+  // A quiet round: the last full round, which decided nothing. Its queue,
+  // running jobs and placements, and its pushed gains (sorted on first use).
+  struct QuietGain {
+    JobIndex job;
+    std::size_t pos;
+    int k;
+    double drop;
+    double gain;  // in the quiet round
+  };
+  bool skip_quiet_rounds_ = true;
+  bool quiet_ = false;
+  std::vector<JobIndex> quiet_queued_;
+  std::vector<JobIndex> quiet_running_;
+  std::vector<GpuId> quiet_gpus_;            // the running jobs' GPUs, one after another
+  std::vector<std::size_t> quiet_gpus_end_;  // where each running job's GPUs end in quiet_gpus_
+  std::vector<QuietGain> quiet_gains_;       // in the greedy's order once quiet_sorted_
+  bool quiet_sorted_ = false;
+  int quiet_misses_ = 0;  // order checks failed in a row
+  int quiet_wait_ = 0;    // quiet rounds left to compute in full before checking again
 };
 
 }  // namespace vnsim

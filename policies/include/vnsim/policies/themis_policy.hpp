@@ -44,6 +44,9 @@ class ThemisPolicy : public Policy {
   // Bids put in auction order so far: only as many as the GPUs left to give
   // can take, not the whole queue (docs/PERFORMANCE.md).
   std::size_t ranked_bids() const { return ranked_bids_; }
+  // Calls that held an auction: none when no queued job fits the GPUs the
+  // leased jobs leave (docs/PERFORMANCE.md).
+  std::size_t auctions() const { return auctions_; }
 
  private:
   struct JobMemo {
@@ -57,6 +60,7 @@ class ThemisPolicy : public Policy {
   std::vector<JobMemo> memos_;
   double next_lease_end_s_ = std::numeric_limits<double>::infinity();
   std::size_t ranked_bids_ = 0;
+  std::size_t auctions_ = 0;
 };
 
 }  // namespace vnsim
