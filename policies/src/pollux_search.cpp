@@ -11,7 +11,7 @@
 namespace vnsim::pollux {
 
 Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-               std::mt19937_64& rng, GoodputTables& tables)
+               Mt19937_64Blocks& rng, GoodputTables& tables)
     : params_(params), estimator_(estimator), types_(cluster, estimator), rng_(rng), tables_(tables) {
   if (cluster.node_count() > kMaxSearchNodes)
     throw InputError("pollux: the cluster has " + std::to_string(cluster.node_count()) +

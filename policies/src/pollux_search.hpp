@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "pollux_goodput_tables.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/policies/goodput_estimator.hpp"
+#include "vnsim/policies/mt19937_64_blocks.hpp"
 #include "vnsim/policies/pollux_policy.hpp"
 
 namespace vnsim::pollux {
@@ -92,10 +92,10 @@ struct Row {
 
 // Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
 // not std:: distributions (whose algorithms differ between libraries).
-inline double uniform01(std::mt19937_64& rng) {
+inline double uniform01(Mt19937_64Blocks& rng) {
   return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
-inline std::size_t pick(std::mt19937_64& rng, std::size_t n) {
+inline std::size_t pick(Mt19937_64Blocks& rng, std::size_t n) {
   return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));
 }
 
@@ -130,7 +130,7 @@ class Search {
   // `tables` holds the goodput tables; the caller keeps it from round to
   // round (begin_round() called for this round).
   Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-         std::mt19937_64& rng, GoodputTables& tables);
+         Mt19937_64Blocks& rng, GoodputTables& tables);
 
   std::vector<Job> jobs;
 
@@ -214,7 +214,7 @@ class Search {
   const PolluxParams& params_;
   GoodputEstimator& estimator_;
   MemoryBoundTypes types_;
-  std::mt19937_64& rng_;
+  Mt19937_64Blocks& rng_;
   std::vector<int> capacity_;
   // Per node, what the current repair has put there: a multi-node job
   // (claimed_in == repair_) and GPUs (used, when used_in == repair_).

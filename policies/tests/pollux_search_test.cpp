@@ -42,7 +42,7 @@ TEST(PolluxSearch, ScoredRowsGiveTheFitnessOfPricingEveryRowAgain) {
   estimator.use_topology(w.topology);
   estimator.rings_on_any_gpu_type(true);
   PolluxParams params;
-  std::mt19937_64 rng(7);
+  Mt19937_64Blocks rng(7);
   pollux::GoodputTables tables;
   tables.begin_round(w.topology);
   pollux::Search search(params, estimator, w.cluster, rng, tables);

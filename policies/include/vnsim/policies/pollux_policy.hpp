@@ -19,11 +19,11 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "vnsim/policies/goodput_estimator.hpp"
+#include "vnsim/policies/mt19937_64_blocks.hpp"
 #include "vnsim/policies/policy.hpp"
 
 namespace vnsim {
@@ -159,7 +159,7 @@ class PolluxPolicy : public Policy {
 
   PolluxParams params_;
   GoodputEstimator estimator_;
-  std::mt19937_64 rng_;
+  Mt19937_64Blocks rng_;  // the std::mt19937_64 sequence
   std::vector<Memo> memos_;
   std::vector<char> runnable_;  // by job index: known to be a data-parallel job it can price
   // Last round's final population, to seed the next search (flat rows:
