@@ -15,10 +15,13 @@
 #include <compare>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "memory_bound_types.hpp"
 #include "vnsim/core/topology.hpp"
+#include "vnsim/policies/goodput_estimator.hpp"
 
 namespace vnsim::pollux {
 
@@ -33,12 +36,23 @@ struct TableKey {
 
 class GoodputTables {
  public:
-  // Starts a round: every table was priced on `topology` (or all are dropped).
-  void begin_round(const Topology& topology) {
-    if (topology_ != &topology) by_key_.clear();
+  // Starts a round: every table was priced on `topology` (or all are
+  // dropped, and its cluster's GPU types numbered again).
+  void begin_round(const Topology& topology, const GoodputEstimator& estimator) {
+    if (topology_ != &topology || cluster_ != &topology.cluster() ||
+        nodes_ != topology.cluster().node_count()) {
+      by_key_.clear();
+      types_.emplace(topology.cluster(), estimator);
+    }
     topology_ = &topology;
+    cluster_ = &topology.cluster();
+    nodes_ = topology.cluster().node_count();
     ++round_;
   }
+  // The GPU types the tables' cells are indexed by (built once per
+  // topology: from every GPU's type name, which took a string compare per
+  // GPU per round).
+  const MemoryBoundTypes& types() const { return *types_; }
   // The cells of `key` for this round: empty when new (the caller fills
   // them with -1, unknown, at its first look-up), else as priced in an
   // earlier round. Valid until the next begin_round().
@@ -64,6 +78,9 @@ class GoodputTables {
     std::vector<double> cells;
   };
   const Topology* topology_ = nullptr;
+  const Cluster* cluster_ = nullptr;
+  int nodes_ = 0;
+  std::optional<MemoryBoundTypes> types_;
   long round_ = 0;
   std::map<TableKey, Entry> by_key_;
 };

@@ -65,7 +65,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   const Cluster& cluster = input.view->cluster();
   advance_estimated_progress(memos_, input, now);
 
-  goodput_tables_->begin_round(input.view->topology());
+  goodput_tables_->begin_round(input.view->topology(), estimator_);
   pollux::Search search(params_, estimator_, cluster, rng_, *goodput_tables_);
   add_search_jobs(input, search, now);
   search.prepare();

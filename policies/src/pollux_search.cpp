@@ -12,7 +12,7 @@ namespace vnsim::pollux {
 
 Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
                Mt19937_64Blocks& rng, GoodputTables& tables)
-    : params_(params), estimator_(estimator), types_(cluster, estimator), rng_(rng), tables_(tables) {
+    : params_(params), estimator_(estimator), types_(tables.types()), rng_(rng), tables_(tables) {
   if (cluster.node_count() > kMaxSearchNodes)
     throw InputError("pollux: the cluster has " + std::to_string(cluster.node_count()) +
                      " nodes; its search indexes at most " + std::to_string(kMaxSearchNodes));

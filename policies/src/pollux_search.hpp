@@ -213,7 +213,7 @@ class Search {
  private:
   const PolluxParams& params_;
   GoodputEstimator& estimator_;
-  MemoryBoundTypes types_;
+  const MemoryBoundTypes& types_;  // tables_.types()
   Mt19937_64Blocks& rng_;
   std::vector<int> capacity_;
   // Per node, what the current repair has put there: a multi-node job

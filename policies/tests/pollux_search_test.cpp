@@ -44,7 +44,7 @@ TEST(PolluxSearch, ScoredRowsGiveTheFitnessOfPricingEveryRowAgain) {
   PolluxParams params;
   Mt19937_64Blocks rng(7);
   pollux::GoodputTables tables;
-  tables.begin_round(w.topology);
+  tables.begin_round(w.topology, estimator);
   pollux::Search search(params, estimator, w.cluster, rng, tables);
   for (std::size_t i = 0; i < specs.size(); ++i) {
     pollux::Search::Job j{i, &specs[i], 1000.0 * static_cast<double>(i), 0, 0.5, i % 2 == 0, pollux::Row{},
@@ -90,8 +90,9 @@ TEST(PolluxSearch, ScoredRowsGiveTheFitnessOfPricingEveryRowAgain) {
 TEST(PolluxSearch, GoodputTablesAreKeptPerModelAndEpochOnOneTopology) {
   World w(1);
   World other(1);
+  GoodputEstimator estimator;
   pollux::GoodputTables tables;
-  tables.begin_round(w.topology);
+  tables.begin_round(w.topology, estimator);
   const pollux::TableKey epoch0{"cifar10", 0, 0, false, 0};
   const pollux::TableKey epoch1{"cifar10", 0, 1, false, 0};
   const pollux::TableKey at_progress{"cifar10", 0, 0, true, 12.5};
@@ -102,14 +103,14 @@ TEST(PolluxSearch, GoodputTablesAreKeptPerModelAndEpochOnOneTopology) {
   EXPECT_EQ(tables.size(), 3u);
   // A later round that asks for epoch 1 only: epoch 0's table stays (a later
   // job passes through epoch 0 too), the exact-progress one goes.
-  tables.begin_round(w.topology);
+  tables.begin_round(w.topology, estimator);
   tables.cells(epoch1);
   tables.forget_others();
   EXPECT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables.cells(epoch0), std::vector<double>(4, 2.0));
   EXPECT_TRUE(tables.cells(at_progress).empty());
   // Another topology prices everything again.
-  tables.begin_round(other.topology);
+  tables.begin_round(other.topology, estimator);
   EXPECT_TRUE(tables.cells(epoch0).empty());
 }
 
