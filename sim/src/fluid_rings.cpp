@@ -17,13 +17,16 @@ namespace {
 // Bounded, so that a long replay with ever new placements does not grow it
 // without end; dropping it changes no result.
 constexpr std::size_t kMaxCachedRingLoads = 4096;
+// A placement not seen before (Pollux moves jobs to new ones every few
+// rounds) is mostly made of GPU pairs that were hops of earlier rings:
+// their routes are kept too, up to this many.
+constexpr std::size_t kMaxCachedHopRoutes = 1 << 16;
 
 // What each hop of the ring moves per step (bytes / N) over its route, at
 // the pace of the slowest hop, as ring_allreduce_time_s prices the step.
-FluidRings::Loads ring_loads(const std::vector<sg4::Host*>& ranks, double gradient_bytes) {
-  const std::size_t n = ranks.size();
+FluidRings::Loads ring_loads(const std::vector<HopRoute>& hops, double gradient_bytes) {
+  const std::size_t n = hops.size();
   const double chunk = gradient_bytes / static_cast<double>(n);
-  const std::vector<HopRoute> hops = ring_hop_routes(ranks);
   double step_s = 0;
   for (const HopRoute& hop : hops) {
     double bottleneck = std::numeric_limits<double>::infinity();
@@ -51,9 +54,11 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   auto it = loads_cache_.find(key);
   if (it == loads_cache_.end()) {
     if (loads_cache_.size() >= kMaxCachedRingLoads) loads_cache_.clear();
-    std::vector<sg4::Host*> hosts;
-    for (GpuId g : placement.gpus) hosts.push_back(ctx_.platform.gpu_hosts.at(g));
-    it = loads_cache_.emplace(std::move(key), ring_loads(hosts, gradient_bytes)).first;
+    std::vector<HopRoute> hops;
+    for (std::size_t k = 0; k < placement.gpus.size(); ++k)
+      hops.push_back(hop_route(ctx_.platform.gpu_hosts.at(placement.gpus[k]),
+                               ctx_.platform.gpu_hosts.at(placement.gpus[(k + 1) % placement.gpus.size()])));
+    it = loads_cache_.emplace(std::move(key), ring_loads(hops, gradient_bytes)).first;
   }
   r.placement = placement;
   r.loads = it->second;
@@ -62,6 +67,15 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   timed_.insert(job);
   ctx_.clock.begin_analytic_segment(job, iterations, ring_rate(job, placement, 1), now);
   stale_ = true;
+}
+
+const HopRoute& FluidRings::hop_route(sg4::Host* from, sg4::Host* to) {
+  auto key = std::make_pair(from, to);
+  if (auto it = routes_.find(key); it != routes_.end()) return it->second;
+  if (routes_.size() >= kMaxCachedHopRoutes) routes_.clear();
+  HopRoute& hop = routes_[key];
+  from->route_to(to, hop.links, &hop.latency_s);  // as ring_hop_routes does
+  return hop;
 }
 
 void FluidRings::let_go(JobIndex job) {
