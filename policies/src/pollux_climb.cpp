@@ -4,7 +4,8 @@
 #include <cmath>
 #include <optional>
 #include <queue>
-#include <set>
+
+#include "nodes_by_free.hpp"
 
 namespace vnsim {
 namespace {
@@ -41,9 +42,8 @@ class Climb {
         pending_(problem.jobs.size()),
         pending_stamp_(problem.jobs.size(), 0),
         free_(problem.capacity),
-        spanned_by_(problem.capacity.size(), kNone) {
-    for (std::size_t n = 0; n < free_.size(); ++n)
-      if (free_[n] > 0) by_free_.insert({-free_[n], static_cast<NodeId>(n)});
+        spanned_by_(problem.capacity.size(), kNone),
+        by_free_(free_) {
     for (const ClimbJob& job : problem.jobs) {
       Row current = job.current;
       std::sort(current.begin(), current.end());
@@ -133,7 +133,8 @@ class Climb {
     }
     if (gpus >= job.max_gpus) return best;
     if (row.empty()) {
-      if (!by_free_.empty()) consider(j, Row{{by_free_.begin()->second, 1}}, best);
+      if (const auto roomiest = by_free_.first([](int, NodeId) { return true; }))
+        consider(j, Row{{roomiest->second, 1}}, best);
       return best;
     }
     // One more GPU on the roomiest node it holds, or all its free GPUs: a
@@ -154,25 +155,23 @@ class Climb {
     }
     // On one node: one more GPU on the roomiest other node, if it has room.
     if (row.size() == 1) {
-      for (const auto& [minus_free, node] : by_free_) {
-        if (node == row[0].first) continue;
-        if (-minus_free > row[0].second) consider(j, Row{{node, row[0].second + 1}}, best);
-        break;
-      }
+      const NodeId own = row[0].first;
+      if (const auto other = by_free_.first([own](int, NodeId node) { return node != own; }))
+        if (other->first > row[0].second) consider(j, Row{{other->second, row[0].second + 1}}, best);
     }
     // Spread onto the roomiest node no other multi-node job holds, with as
     // many of its free GPUs as the job may take.
     if (static_cast<int>(row.size()) < p_.max_nodes &&
         std::all_of(row.begin(), row.end(), [&](const auto& e) { return unspanned(e.first, j); })) {
-      for (const auto& [minus_free, node] : by_free_) {
-        if (!unspanned(node, j) ||
-            std::any_of(row.begin(), row.end(), [node = node](const auto& e) { return e.first == node; }))
-          continue;
+      const auto free_node = by_free_.first([&](int, NodeId node) {
+        return unspanned(node, j) &&
+               std::none_of(row.begin(), row.end(), [node](const auto& e) { return e.first == node; });
+      });
+      if (free_node) {
         Row spread = row;
-        spread.emplace_back(node, std::min(-minus_free, job.max_gpus - gpus));
+        spread.emplace_back(free_node->second, std::min(free_node->first, job.max_gpus - gpus));
         std::sort(spread.begin(), spread.end());
         consider(j, std::move(spread), best);
-        break;
       }
     }
     return best;
@@ -180,9 +179,8 @@ class Climb {
 
   void set_free(NodeId node, int value) {
     int& f = free_[static_cast<std::size_t>(node)];
-    if (f > 0) by_free_.erase({-f, node});
+    by_free_.change(node, f, value);
     f = value;
-    if (f > 0) by_free_.insert({-f, node});
   }
 
   void apply(std::size_t j, const Move& m) {
@@ -208,8 +206,8 @@ class Climb {
   std::vector<std::size_t> pending_stamp_;
   std::size_t moves_ = 0;
   std::vector<int> free_;
-  std::vector<std::size_t> spanned_by_;       // the multi-node job on each node
-  std::set<std::pair<int, NodeId>> by_free_;  // (-free GPUs, node), nodes with room
+  std::vector<std::size_t> spanned_by_;  // the multi-node job on each node
+  NodesByFree by_free_;                  // nodes with room, most free first
   std::priority_queue<Entry> heap_;
 };
 

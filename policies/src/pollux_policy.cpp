@@ -24,7 +24,10 @@ struct PolluxPolicy::Population {
 };
 
 PolluxPolicy::PolluxPolicy(PolluxParams params)
-    : params_(params), rng_(params.seed), reuse_limit_(params.max_skipped_rounds) {
+    : params_(params),
+      rng_(params.seed),
+      goodput_tables_(std::make_unique<pollux::GoodputTables>()),
+      reuse_limit_(params.max_skipped_rounds) {
   if (!(params_.interval_s > 0)) throw InputError("pollux: interval_s must be > 0");
   if (!(params_.restart_s >= 0)) throw InputError("pollux: restart_s must be >= 0");
   if (params_.population < 2) throw InputError("pollux: population must be >= 2");
@@ -48,7 +51,7 @@ PolluxPolicy::Memo& PolluxPolicy::memo(JobIndex job) {
 std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
-  if (auto filtered = reject_non_data_parallel(input, name())) {
+  if (auto filtered = reject_non_data_parallel(input, name(), runnable_)) {
     std::vector<Decision> out = std::move(filtered->second);
     for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
     return out;
@@ -62,7 +65,8 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   const Cluster& cluster = input.view->cluster();
   advance_estimated_progress(memos_, input, now);
 
-  pollux::Search search(params_, estimator_, cluster, rng_, speedup_tables_);
+  goodput_tables_->begin_round(input.view->topology(), estimator_);
+  pollux::Search search(params_, estimator_, cluster, rng_, *goodput_tables_);
   add_search_jobs(input, search, now);
   search.prepare();
   const std::size_t n_jobs = search.jobs.size();
@@ -123,9 +127,11 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       pollux::Individual ind;
       ind.rows = recycled_rows();
       ind.rows.reserve(n_jobs);
-      for (std::size_t j = 0; j < n_jobs; ++j)
+      for (std::size_t j = 0; j < n_jobs; ++j) {
         ind.rows.push_back(column[j] >= 0 ? prev[static_cast<std::size_t>(column[j])]
                                           : search.jobs[j].current);
+        ind.rows.back().scored = false;  // priced last round, for last round's jobs
+      }
       pop.push_back(std::move(ind));
     }
   }
@@ -155,6 +161,8 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     pop.front().fitness = standing.fitness;
     recycle(std::move(standing.rows));
   }
+  rows_priced_ += search.rows_priced();
+  rows_scored_ += search.rows_scored();
   auto next = std::make_shared<Population>();
   for (const pollux::Search::Job& j : search.jobs) {
     next->jobs.push_back(j.index);

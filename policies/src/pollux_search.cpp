@@ -5,18 +5,40 @@
 #include <cstddef>
 #include <limits>
 
+#include "vnsim/core/error.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
 
 namespace vnsim::pollux {
 
 Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-               std::mt19937_64& rng, std::vector<float>& tables)
-    : params_(params), estimator_(estimator), types_(cluster, estimator), rng_(rng), tables_(tables) {
-  for (const NodeInfo& n : cluster.nodes()) capacity_.push_back(n.gpu_count);
-  claimed_.assign(capacity_.size(), 0);
-  used_.assign(capacity_.size(), 0);
+               Mt19937_64Blocks& rng, GoodputTables& tables)
+    : params_(params), estimator_(estimator), types_(tables.types()), rng_(rng), tables_(tables) {
+  if (cluster.node_count() > kMaxSearchNodes)
+    throw InputError("pollux: the cluster has " + std::to_string(cluster.node_count()) +
+                     " nodes; its search indexes at most " + std::to_string(kMaxSearchNodes));
+  for (const NodeInfo& n : cluster.nodes()) {
+    capacity_.push_back(n.gpu_count);
+    node_use_.push_back(NodeUse{0, 0, 0, n.gpu_count});
+  }
   max_nodes_ = std::min({params.max_nodes_per_job, kMaxRowNodes, cluster.node_count()});
   max_gpus_ = std::min(params.max_gpus_per_job, cluster.gpu_count());
+}
+
+void Search::prepare() {
+  table_of_.clear();
+  for (const Job& j : jobs) {
+    TableKey key{j.spec->model, params_.adaptive_batch ? 0 : j.spec->global_batch, 0, false, 0};
+    if (const NoiseScaleProfile* noise = estimator_.noise(*j.spec)) {
+      if (noise->per_batch()) {
+        key.epoch = noise->epoch_at(j.progress);
+      } else {
+        key.by_progress = true;
+        key.progress = j.progress;
+      }
+    }
+    table_of_.push_back(&tables_.cells(key));
+  }
+  tables_.forget_others();
 }
 
 double Search::fitness(Individual& ind) {
@@ -24,16 +46,27 @@ double Search::fitness(Individual& ind) {
   double log_sum = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     Row& r = ind.rows[j];
-    double s = speedup(j, r.n, r.gpus(), row_type(r));
-    if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
-    if (jobs[j].running && r.n > 0 && !r.same_as(jobs[j].current)) s *= jobs[j].restart_factor;
+    if (!r.scored) {
+      double s = speedup(j, r.n, r.gpus(), row_type(r));
+      if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
+      if (jobs[j].running && r.n > 0 && !r.same_as(jobs[j].current)) s *= jobs[j].restart_factor;
+      if (params_.p == 0)
+        r.term = std::log(s + kSpeedupFloor);
+      else if (params_.p == -1)
+        r.term = 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
+      else
+        r.term = std::pow(s + kSpeedupFloor, params_.p);
+      r.scored = true;
+      ++rows_priced_;
+    }
+    // Summed in job order whether priced now or copied: the same bits as
+    // pricing every row again.
     if (params_.p == 0)
-      log_sum += std::log(s + kSpeedupFloor);
-    else if (params_.p == -1)
-      sum += 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
+      log_sum += r.term;
     else
-      sum += std::pow(s + kSpeedupFloor, params_.p);
+      sum += r.term;
   }
+  rows_scored_ += static_cast<long>(jobs.size());
   const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
   ind.fitness = params_.p == 0 ? std::exp(log_sum / n) : std::pow(sum / n, 1.0 / params_.p);
   return ind.fitness;
@@ -51,17 +84,21 @@ void Search::mutate(Individual& ind) {
     Row& r = ind.rows[j];
     const double u = uniform01(rng_);
     if (u < 0.1) {
-      r = jobs[j].current;
+      r = jobs[j].current;  // unscored: jobs[j].current never is
     } else if (u < 0.2) {
+      bool dropped = false;
       for (int i = 0; i < r.n; ++i)
-        if (uniform01(rng_) < 0.1) r.count[i] = 0;
-      r.compact();
+        if (uniform01(rng_) < 0.1) {
+          r.count[i] = 0;
+          dropped = true;
+        }
+      if (r.compact() || dropped) r.scored = false;
     } else if (u < 0.3) {
       int slot = -1;
       if (r.n > 0 && uniform01(rng_) < 0.5) {
         slot = static_cast<int>(pick(rng_, r.n));
       } else {
-        const auto node = static_cast<std::uint32_t>(pick(rng_, capacity_.size()));
+        const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
         for (int i = 0; i < r.n; ++i)
           if (r.node[i] == node) slot = i;
         if (slot < 0 && r.n < kMaxRowNodes) {
@@ -73,37 +110,40 @@ void Search::mutate(Individual& ind) {
       if (slot >= 0) {
         const int cap = capacity_[r.node[slot]];
         const int lo = r.count[slot];
-        r.count[slot] = static_cast<std::uint16_t>(lo + static_cast<int>(pick(rng_, cap - lo + 1)));
-        r.compact();
+        const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
+        r.count[slot] = static_cast<std::uint16_t>(raised);
+        // A node added with no GPU is dropped again: the row is as it was.
+        if (r.compact() || raised != lo) r.scored = false;
       }
     }
   }
 }
 
 void Search::repair(Individual& ind) {
-  // Cleared through the touched list: a round with few jobs on a cluster of
-  // hundreds of nodes spent most of its search clearing these two arrays.
-  for (const std::uint32_t node : touched_) {
-    claimed_[node] = 0;
-    used_[node] = 0;
+  // A node's marks count only in the repair that set them (repair_): no
+  // clearing between repairs, which on a cluster of hundreds of nodes was
+  // most of a search with few jobs.
+  if (++repair_ == 0) {  // wrapped: old marks would count again
+    for (NodeUse& u : node_use_) u = NodeUse{0, 0, 0, u.capacity};
+    repair_ = 1;
   }
-  touched_.clear();
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     Row& r = ind.rows[j];
+    bool changed = false;
     if (r.n > 1) {
       for (int i = 0; i < r.n;)
-        if (claimed_[r.node[i]])
+        if (node_use_[r.node[i]].claimed_in == repair_) {
           r.drop(i);
-        else
+          changed = true;
+        } else {
           ++i;
-      for (int i = 0; i < r.n; ++i) {
-        claimed_[r.node[i]] = 1;
-        touched_.push_back(r.node[i]);
-      }
+        }
+      for (int i = 0; i < r.n; ++i) node_use_[r.node[i]].claimed_in = repair_;
     }
     while (r.n > max_nodes_) {
       const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
       r.drop(static_cast<int>(smallest));
+      changed = true;
     }
     for (int over = r.gpus() - jobs[j].max_gpus; over > 0;) {
       const int i = r.n - 1;
@@ -111,14 +151,20 @@ void Search::repair(Individual& ind) {
       r.count[i] = static_cast<std::uint16_t>(r.count[i] - cut);
       over -= cut;
       r.compact();
+      changed = true;
     }
     for (int i = 0; i < r.n; ++i) {
-      const int room = capacity_[r.node[i]] - used_[r.node[i]];
-      r.count[i] = static_cast<std::uint16_t>(std::min<int>(r.count[i], room));
-      used_[r.node[i]] += r.count[i];
-      touched_.push_back(r.node[i]);
+      NodeUse& u = node_use_[r.node[i]];
+      const int used = u.used_in == repair_ ? u.used : 0;
+      const int room = u.capacity - used;
+      if (room < r.count[i]) {
+        r.count[i] = static_cast<std::uint16_t>(room);
+        changed = true;
+      }
+      u.used = used + r.count[i];
+      u.used_in = repair_;
     }
-    r.compact();
+    if (r.compact() || changed) r.scored = false;
   }
 }
 
@@ -139,9 +185,10 @@ void Search::give_one_free_gpu_each(Individual& filled, const Cluster& cluster) 
     for (std::size_t tried = 0; tried < free_on.size() && free_on[node] == 0; ++tried)
       node = (node + 1) % free_on.size();
     if (free_on[node] == 0) break;
-    r.node[0] = static_cast<std::uint32_t>(node);
+    r.node[0] = static_cast<std::uint16_t>(node);
     r.count[0] = 1;
     r.n = 1;
+    r.scored = false;
     --free_on[node];
   }
 }

@@ -6,14 +6,15 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "memory_bound_types.hpp"
+#include "pollux_goodput_tables.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/policies/goodput_estimator.hpp"
+#include "vnsim/policies/mt19937_64_blocks.hpp"
 #include "vnsim/policies/pollux_policy.hpp"
 
 namespace vnsim::pollux {
@@ -21,12 +22,24 @@ namespace vnsim::pollux {
 constexpr int kMaxRowNodes = 16;  // Pollux simulator: at most 16 nodes per job
 constexpr double kSpeedupFloor = 1e-3;
 
+// Node ids and GPU counts of a row are 16-bit: a row then takes 80 bytes
+// instead of 112, and a generation's copies and passes touch that much less
+// memory. Search's constructor rejects a cluster with more nodes.
+constexpr int kMaxSearchNodes = 65536;
+
 // One job's allocation: GPUs on up to kMaxRowNodes nodes. Fixed size, so a
 // population of 100 individuals x 1,000 jobs copies as flat memory.
 struct Row {
-  std::array<std::uint32_t, kMaxRowNodes> node{};
+  std::array<std::uint16_t, kMaxRowNodes> node{};
   std::array<std::uint16_t, kMaxRowNodes> count{};
   std::uint8_t n = 0;
+  // The row's term of this round's fitness sum, valid while `scored`: a
+  // child copies most rows unchanged from its parents, so only the rows
+  // that mutation or repair touched are priced again (Search::fitness).
+  // Whatever changes node, count or n clears it; a row of another round
+  // (last round's population) is cleared before it enters the search.
+  bool scored = false;
+  double term = 0;
 
   int gpus() const {
     int k = 0;
@@ -38,12 +51,17 @@ struct Row {
     count[i] = count[n - 1];
     --n;
   }
-  void compact() {
+  // Drops the nodes left with no GPU; whether it dropped any.
+  bool compact() {
+    bool dropped = false;
     for (int i = 0; i < n;)
-      if (count[i] == 0)
+      if (count[i] == 0) {
         drop(i);
-      else
+        dropped = true;
+      } else {
         ++i;
+      }
+    return dropped;
   }
   std::vector<std::pair<NodeId, int>> pairs() const {
     std::vector<std::pair<NodeId, int>> out;
@@ -64,7 +82,7 @@ struct Row {
     Row r;
     for (const auto& [node, count] : p) {
       if (r.n == kMaxRowNodes) break;
-      r.node[r.n] = static_cast<std::uint32_t>(node);
+      r.node[r.n] = static_cast<std::uint16_t>(node);
       r.count[r.n] = static_cast<std::uint16_t>(count);
       ++r.n;
     }
@@ -74,10 +92,10 @@ struct Row {
 
 // Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
 // not std:: distributions (whose algorithms differ between libraries).
-inline double uniform01(std::mt19937_64& rng) {
+inline double uniform01(Mt19937_64Blocks& rng) {
   return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
-inline std::size_t pick(std::mt19937_64& rng, std::size_t n) {
+inline std::size_t pick(Mt19937_64Blocks& rng, std::size_t n) {
   return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));
 }
 
@@ -109,10 +127,10 @@ class Search {
     int max_gpus;
   };
 
-  // `tables` holds the round's speedup tables; the caller keeps it from
-  // round to round so that they allocate nothing once it has grown.
+  // `tables` holds the goodput tables; the caller keeps it from round to
+  // round (begin_round() called for this round).
   Search(const PolluxParams& params, GoodputEstimator& estimator, const Cluster& cluster,
-         std::mt19937_64& rng, std::vector<float>& tables);
+         Mt19937_64Blocks& rng, GoodputTables& tables);
 
   std::vector<Job> jobs;
 
@@ -129,32 +147,34 @@ class Search {
   }
   const std::string& type_name(int type) const { return types_.name(type); }
 
-  // Speedup of job j on (nodes, gpus) of `type`, memoised for the round.
+  // Speedup of job j on (nodes, gpus) of `type`: its goodput there, kept
+  // in the goodput tables (pollux_goodput_tables.hpp), over its base goodput.
   double speedup(std::size_t j, int nodes, int gpus, int type = 0) {
     if (gpus == 0) return 0;
     if (nodes > max_nodes_ || gpus > jobs[j].max_gpus) return 0;
     const std::size_t per_type = static_cast<std::size_t>(max_nodes_) * max_gpus_;
-    std::size_t& at = table_at_[j];
-    if (at == kNoTable) {  // the job's first look-up this round: its table, all unknown
-      at = tables_.size();
-      tables_.resize(at + per_type * static_cast<std::size_t>(types_.count()), -1.0f);
-    }
-    float& cell = tables_[at + per_type * static_cast<std::size_t>(type) +
-                          static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
-    if (cell < 0) {
-      const BatchChoice c = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, types_.name(type),
-                                      jobs[j].progress, nodes, gpus);
-      cell = static_cast<float>(c.goodput / jobs[j].base_goodput);
-    }
-    return cell;
+    std::vector<double>& table = *table_of_[j];
+    if (table.empty()) table.assign(per_type * static_cast<std::size_t>(types_.count()), -1.0);
+    double& goodput = table[per_type * static_cast<std::size_t>(type) +
+                            static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
+    if (goodput < 0)
+      goodput = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, types_.name(type),
+                          jobs[j].progress, nodes, gpus)
+                    .goodput;
+    // As a float: the search's speedups always were, and decisions stay the same.
+    return static_cast<float>(goodput / jobs[j].base_goodput);
   }
 
-  void prepare() {
-    tables_.clear();  // keeps its capacity: the caller's buffer, reused every round
-    table_at_.assign(jobs.size(), kNoTable);
-  }
+  // After `jobs` is filled: each job's goodput table, kept from earlier
+  // rounds where its key is the same.
+  void prepare();
 
+  // The generalised mean of the rows' speedups (restart factor included),
+  // into ind.fitness. Only the rows not scored yet are priced.
   double fitness(Individual& ind);
+  // Rows fitness() has priced so far (the others reused their term).
+  long rows_priced() const { return rows_priced_; }
+  long rows_scored() const { return rows_scored_; }  // rows fitness() summed
 
   // Into `child`, whose rows buffer is reused across generations.
   void crossover(const Individual& a, const Individual& b, Individual& child);
@@ -193,15 +213,23 @@ class Search {
  private:
   const PolluxParams& params_;
   GoodputEstimator& estimator_;
-  MemoryBoundTypes types_;
-  std::mt19937_64& rng_;
+  const MemoryBoundTypes& types_;  // tables_.types()
+  Mt19937_64Blocks& rng_;
   std::vector<int> capacity_;
-  std::vector<char> claimed_;
-  std::vector<int> used_;
-  std::vector<std::uint32_t> touched_;  // nodes whose claimed_/used_ this repair set
-  static constexpr std::size_t kNoTable = static_cast<std::size_t>(-1);
-  std::vector<float>& tables_;         // every job's table, one after another
-  std::vector<std::size_t> table_at_;  // per job: where its table starts, or kNoTable
+  // Per node, what the current repair has put there: a multi-node job
+  // (claimed_in == repair_) and GPUs (used, when used_in == repair_).
+  struct NodeUse {
+    std::uint32_t claimed_in;
+    std::uint32_t used_in;
+    int used;
+    int capacity;
+  };
+  std::vector<NodeUse> node_use_;
+  std::uint32_t repair_ = 0;  // repairs run so far (wraps)
+  long rows_priced_ = 0;
+  long rows_scored_ = 0;
+  GoodputTables& tables_;
+  std::vector<std::vector<double>*> table_of_;  // per job: its goodput table in tables_
   int max_nodes_ = 1;
   int max_gpus_ = 1;
 };

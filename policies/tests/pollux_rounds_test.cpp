@@ -3,6 +3,7 @@
 // decisions a full search would make.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <variant>
 #include <vector>

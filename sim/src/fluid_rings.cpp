@@ -17,13 +17,16 @@ namespace {
 // Bounded, so that a long replay with ever new placements does not grow it
 // without end; dropping it changes no result.
 constexpr std::size_t kMaxCachedRingLoads = 4096;
+// A placement not seen before (Pollux moves jobs to new ones every few
+// rounds) is mostly made of GPU pairs that were hops of earlier rings:
+// their routes are kept too, up to this many.
+constexpr std::size_t kMaxCachedHopRoutes = 1 << 16;
 
 // What each hop of the ring moves per step (bytes / N) over its route, at
 // the pace of the slowest hop, as ring_allreduce_time_s prices the step.
-FluidRings::Loads ring_loads(const std::vector<sg4::Host*>& ranks, double gradient_bytes) {
-  const std::size_t n = ranks.size();
+FluidRings::Loads ring_loads(const std::vector<HopRoute>& hops, double gradient_bytes) {
+  const std::size_t n = hops.size();
   const double chunk = gradient_bytes / static_cast<double>(n);
-  const std::vector<HopRoute> hops = ring_hop_routes(ranks);
   double step_s = 0;
   for (const HopRoute& hop : hops) {
     double bottleneck = std::numeric_limits<double>::infinity();
@@ -51,9 +54,11 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   auto it = loads_cache_.find(key);
   if (it == loads_cache_.end()) {
     if (loads_cache_.size() >= kMaxCachedRingLoads) loads_cache_.clear();
-    std::vector<sg4::Host*> hosts;
-    for (GpuId g : placement.gpus) hosts.push_back(ctx_.platform.gpu_hosts.at(g));
-    it = loads_cache_.emplace(std::move(key), ring_loads(hosts, gradient_bytes)).first;
+    std::vector<HopRoute> hops;
+    for (std::size_t k = 0; k < placement.gpus.size(); ++k)
+      hops.push_back(hop_route(ctx_.platform.gpu_hosts.at(placement.gpus[k]),
+                               ctx_.platform.gpu_hosts.at(placement.gpus[(k + 1) % placement.gpus.size()])));
+    it = loads_cache_.emplace(std::move(key), ring_loads(hops, gradient_bytes)).first;
   }
   r.placement = placement;
   r.loads = it->second;
@@ -62,6 +67,15 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   timed_.insert(job);
   ctx_.clock.begin_analytic_segment(job, iterations, ring_rate(job, placement, 1), now);
   stale_ = true;
+}
+
+const HopRoute& FluidRings::hop_route(sg4::Host* from, sg4::Host* to) {
+  auto key = std::make_pair(from, to);
+  if (auto it = routes_.find(key); it != routes_.end()) return it->second;
+  if (routes_.size() >= kMaxCachedHopRoutes) routes_.clear();
+  HopRoute& hop = routes_[key];
+  from->route_to(to, hop.links, &hop.latency_s);  // as ring_hop_routes does
+  return hop;
 }
 
 void FluidRings::let_go(JobIndex job) {
@@ -91,34 +105,47 @@ void FluidRings::speed_changed(JobIndex job, double now) {
 }
 
 // Links only one ring crosses cannot slow anyone, so only the shared ones
-// go to the model.
+// go to the model, and only the rings that cross one of them: a ring that
+// shares no link keeps stretch 1 and, having no user on any shared link,
+// changes no one else's (fluid_allreduce_stretch), so leaving it out gives
+// the others the same stretches, bit for bit. On a large cluster most rings
+// share nothing, and pricing each one's compute per rank was a fifth of a
+// Pollux replay of Philly.
 void FluidRings::settle(double now) {
   if (!stale_) return;
   stale_ = false;
   const std::vector<JobIndex> rings(timed_.begin(), timed_.end());
-  std::map<const sg4::Link*, int> users;
+  // Every link as often as rings cross it, in address order (the order the
+  // shared links are numbered in).
+  std::vector<const sg4::Link*> crossed;
   for (JobIndex j : rings)
-    for (const auto& [link, load] : rings_[j].loads.per_link) ++users[link];
-  std::map<const sg4::Link*, std::size_t> index;
+    for (const auto& [link, load] : rings_[j].loads.per_link) crossed.push_back(link);
+  std::sort(crossed.begin(), crossed.end());
+  std::vector<const sg4::Link*> shared;
   std::vector<double> capacity;
-  for (const auto& [link, count] : users)
-    if (count > 1) {
-      index.emplace(link, capacity.size());
-      capacity.push_back(link->get_bandwidth());
+  for (std::size_t i = 0; i + 1 < crossed.size(); ++i)
+    if (crossed[i] == crossed[i + 1] && (shared.empty() || shared.back() != crossed[i])) {
+      shared.push_back(crossed[i]);
+      capacity.push_back(crossed[i]->get_bandwidth());
     }
   std::vector<FluidRing> model;
-  model.reserve(rings.size());
-  for (JobIndex j : rings) {
-    const Ring& r = rings_[j];
+  std::vector<std::size_t> in_model;  // position in `rings` of each model ring
+  for (std::size_t i = 0; i < rings.size() && !shared.empty(); ++i) {
+    const Ring& r = rings_[rings[i]];
     FluidRing f;
     for (const auto& [link, load] : r.loads.per_link)
-      if (auto it = index.find(link); it != index.end()) f.loads.push_back(FluidLinkLoad{it->second, load});
-    f.compute_s = slowest_rank_compute_s(j, r.placement);
+      if (auto it = std::lower_bound(shared.begin(), shared.end(), link); it != shared.end() && *it == link)
+        f.loads.push_back(FluidLinkLoad{static_cast<std::size_t>(it - shared.begin()), load});
+    if (f.loads.empty()) continue;
+    f.compute_s = slowest_rank_compute_s(rings[i], r.placement);
     f.allreduce_s = r.loads.allreduce_s;
-    f.overlap_fraction = ctx_.in.models.at(ctx_.in.jobs[j].model).overlap_fraction;
+    f.overlap_fraction = ctx_.in.models.at(ctx_.in.jobs[rings[i]].model).overlap_fraction;
     model.push_back(std::move(f));
+    in_model.push_back(i);
   }
-  const std::vector<double> stretch = fluid_allreduce_stretch(model, capacity);
+  std::vector<double> stretch(rings.size(), 1.0);
+  const std::vector<double> modelled = fluid_allreduce_stretch(model, capacity);
+  for (std::size_t k = 0; k < in_model.size(); ++k) stretch[in_model[k]] = modelled[k];
   for (std::size_t i = 0; i < rings.size(); ++i) {
     Ring& r = rings_[rings[i]];
     // Below this the change is the fixed point's own rounding: a new end

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ring_job.hpp"
 #include "ring_timing.hpp"
 
 namespace vnsim::sim {
@@ -43,11 +44,15 @@ class FluidRings final : public RingTiming {
     double comm_stretch = 1;  // what contention does to its all-reduce now
   };
   void let_go(JobIndex job);
+  // The route from one rank's host to the next one's (SimGrid's route_to),
+  // kept per pair of hosts.
+  const HopRoute& hop_route(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
 
   std::vector<Ring> rings_;   // per job
   std::set<JobIndex> timed_;  // the rings timed now, in index order
   // Keyed by the placement's GPUs in ring order and the gradient bytes.
   std::map<std::pair<std::vector<GpuId>, double>, Loads> loads_cache_;
+  std::map<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>, HopRoute> routes_;
   bool stale_ = false;  // a ring came, went or changed speed since the last settle
 };
 

@@ -27,6 +27,27 @@ TEST(FluidContention, RingsOnDisjointLinksOrAloneAreNotStretched) {
   EXPECT_EQ(fluid_allreduce_stretch({ring(1, 1, {{0, 20}})}, cap), std::vector<double>{1});
 }
 
+// FluidRings::settle leaves out the rings that share no link: they must
+// keep 1 and change nothing else, to the bit. Three contended rings with and
+// without two rings that share nothing (one on no link, one alone on its
+// own link) between them.
+TEST(FluidContention, RingsThatShareNoLinkChangeNoOtherStretch) {
+  const std::vector<double> cap = {10, 7, 10};
+  const FluidRing a = ring(1, 1, {{0, 10}, {1, 4}}, 0.3);
+  const FluidRing b = ring(2, 1, {{0, 6}});
+  const FluidRing c = ring(0.5, 2, {{1, 5}});
+  const auto without = fluid_allreduce_stretch({a, b, c}, cap);
+  const auto with = fluid_allreduce_stretch({a, ring(1, 1, {}), b, ring(1, 3, {{2, 10}}), c}, cap);
+  ASSERT_EQ(with.size(), 5u);
+  EXPECT_EQ(with[0], without[0]);
+  EXPECT_EQ(with[2], without[1]);
+  EXPECT_EQ(with[4], without[2]);
+  EXPECT_EQ(with[1], 1.0);
+  EXPECT_EQ(with[3], 1.0);
+  EXPECT_GT(without[0], 1.0);
+  EXPECT_GT(without[2], 1.0);
+}
+
 // Two equal rings, compute = all-reduce, each filling the link: s = 1 + phi
 // with phi = s / (1 + s), so s^2 - s - 1 = 0 and s is the golden ratio.
 TEST(FluidContention, TwoEqualRingsOnOneLinkStretchByTheGoldenRatio) {

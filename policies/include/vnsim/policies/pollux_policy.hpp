@@ -19,17 +19,18 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "vnsim/policies/goodput_estimator.hpp"
+#include "vnsim/policies/mt19937_64_blocks.hpp"
 #include "vnsim/policies/policy.hpp"
 
 namespace vnsim {
 
 namespace pollux {  // the genetic search (policies/src/pollux_search.hpp)
 class Search;
+class GoodputTables;
 struct Individual;
 struct Row;
 }  // namespace pollux
@@ -120,6 +121,11 @@ class PolluxPolicy : public Policy {
   // (nothing changed and no job's goodput can have changed: see
   // skip_quiet_rounds) is not run; its effects are applied at the next one.
   long rounds_run() const { return rounds_run_; }
+  // Rows the searches priced, and rows they scored (priced or with the
+  // term a parent's row carried): a child prices only what mutation and
+  // repair changed.
+  long rows_priced() const { return rows_priced_; }
+  long rows_scored() const { return rows_scored_; }
   long rounds_slept() const { return rounds_slept_; }
   const GoodputEstimator& estimator() const { return estimator_; }
   // Estimated progress of a job (scale-invariant iterations).
@@ -153,19 +159,21 @@ class PolluxPolicy : public Policy {
 
   PolluxParams params_;
   GoodputEstimator estimator_;
-  std::mt19937_64 rng_;
+  Mt19937_64Blocks rng_;  // the std::mt19937_64 sequence
   std::vector<Memo> memos_;
+  std::vector<char> runnable_;  // by job index: known to be a data-parallel job it can price
   // Last round's final population, to seed the next search (flat rows:
   // maps per individual dominated large rounds).
   struct Population;
   std::shared_ptr<Population> previous_;
   // Buffers kept from round to round so that a round's search allocates
-  // nothing once they have grown: row vectors of finished individuals, and
-  // the speedup tables (pollux_search.hpp).
+  // nothing once they have grown: row vectors of finished individuals.
   std::vector<pollux::Row> recycled_rows();
   void recycle(std::vector<pollux::Row>&& rows);
   std::vector<std::vector<pollux::Row>> spare_rows_;
-  std::vector<float> speedup_tables_;
+  // The search's goodput tables, kept from round to round
+  // (pollux_goodput_tables.hpp).
+  std::unique_ptr<pollux::GoodputTables> goodput_tables_;
   std::map<JobIndex, Chosen> last_round_;
   int last_generations_ = 0;
   long searches_ = 0;
@@ -178,6 +186,8 @@ class PolluxPolicy : public Policy {
   double grid_next_s_ = 0;
   long rounds_run_ = 0;
   long rounds_slept_ = 0;
+  long rows_priced_ = 0;
+  long rows_scored_ = 0;
 };
 
 }  // namespace vnsim
