@@ -57,6 +57,13 @@ double TiresiasPolicy::service_now(const JobMemo& m, double now) const {
   return m.held_service_gpu_s + static_cast<double>(m.placement.gpus.size()) * (now - m.held_since_s);
 }
 
+// When the running job's service, counted from `now`, reaches its queue's
+// threshold (a queue below the last, GPUs > 0).
+double TiresiasPolicy::crossing_from(const JobMemo& m, double now) const {
+  const double left = params_.thresholds_gpu_s[m.queue] - (service_now(m, now) - m.service_offset_gpu_s);
+  return now + left / m.spec->gpus;
+}
+
 void TiresiasPolicy::set_queue(JobMemo& m, int queue, double now) {
   if (queue == m.queue) return;
   m.queue = queue;
@@ -115,8 +122,7 @@ void TiresiasPolicy::update_crossing(JobMemo& m, double now) {
   if (m.crossing_s != kNever) crossings_.erase(Timed{m.crossing_s, m.index});
   m.crossing_s = kNever;
   if (m.queue >= static_cast<int>(params_.thresholds_gpu_s.size()) || m.spec->gpus <= 0) return;
-  const double left = params_.thresholds_gpu_s[m.queue] - (service_now(m, now) - m.service_offset_gpu_s);
-  m.crossing_s = now + left / m.spec->gpus;
+  m.crossing_s = crossing_from(m, now);
   crossings_.insert(Timed{m.crossing_s, m.index});
 }
 
@@ -205,9 +211,7 @@ void TiresiasPolicy::promote_starved(double now) {
 double TiresiasPolicy::timer_after(double now) {
   double t = kNever;
   if (!crossings_.empty()) {
-    const JobMemo& m = memos_[crossings_.begin()->second];
-    const double left = params_.thresholds_gpu_s[m.queue] - (service_now(m, now) - m.service_offset_gpu_s);
-    t = now + left / m.spec->gpus;
+    t = crossing_from(memos_[crossings_.begin()->second], now);
   }
   if (!promotions_.empty()) t = std::min(t, promotions_.begin()->first);
   return t;

@@ -95,6 +95,7 @@ class TiresiasPolicy : public Policy {
   JobMemo& memo(JobIndex job, double submit_s);
   std::set<OrderKey>& order_of(State s) { return s == State::Running ? running_order_ : queued_order_; }
   double service_now(const JobMemo& m, double now) const;
+  double crossing_from(const JobMemo& m, double now) const;
   // The changed jobs of this call, or every job of an input without changes.
   void read_changes(const SchedulerInput& input);
   void now_running(JobMemo& m, const RunningJob& r, double held_since, double now);
