@@ -1,7 +1,12 @@
 #include "allocations_csv.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <fstream>
+#include <stdexcept>
+#include <system_error>
 
 #include "vnsim/core/error.hpp"
 
@@ -34,15 +39,21 @@ std::vector<GpuId> sorted(std::vector<GpuId> ids) {
 AllocationCsvStream::AllocationCsvStream(const std::string& path, std::vector<std::string> job_ids)
     : path_(path), ids_(std::move(job_ids)), out_(path, std::ios::binary) {
   if (!out_) throw InputError(path + ": cannot write");
+  quoted_ids_.reserve(ids_.size());
+  for (const std::string& id : ids_) quoted_ids_.push_back(csv_field(id));
   out_ << "time,job_id,event,allocated_resources,gpu_milli,cause\n";
 }
 
+// The recorder logs a resize as its release immediately followed by its
+// take: the release waits for the take, and the take is judged against it.
 void AllocationCsvStream::add(const AllocationEvent& e) {
-  if (pending_) {
-    write_row(*pending_, &e);
-    previous_ = std::move(pending_);
+  if (pending_) write_row(*pending_, &e);
+  if (e.cause == AllocationCause::Resize && !e.taken) {
+    pending_ = e;
+    return;
   }
-  pending_ = e;
+  write_row(e, e.cause == AllocationCause::Resize && pending_ ? &*pending_ : nullptr);
+  pending_.reset();
 }
 
 void AllocationCsvStream::finish() {
@@ -52,23 +63,29 @@ void AllocationCsvStream::finish() {
   if (!out_) throw InputError(path_ + ": cannot write");
 }
 
-// `next`: the event after `e`, nullptr for the last one; the one before is
-// previous_.
-void AllocationCsvStream::write_row(const AllocationEvent& e, const AllocationEvent* next) {
-  std::string cause = cause_name(e.cause);
-  // A resize that keeps the GPU count but changes the GPUs is a migration
-  // (the recorder logs a resize as a release and a take of the same job at
-  // once); one onto the same GPUs (a new batch size) stays a resize.
-  if (e.cause == AllocationCause::Resize) {
-    const AllocationEvent* other = e.taken ? (previous_ ? &*previous_ : nullptr) : next;
-    if (other != nullptr && other->job == e.job && other->cause == AllocationCause::Resize &&
-        other->gpus.size() == e.gpus.size() && sorted(other->gpus) != sorted(e.gpus))
-      cause = "migrate";
+// `other`: the other half of a resize (its take for a release, its release
+// for a take), nullptr when none.
+void AllocationCsvStream::write_row(const AllocationEvent& e, const AllocationEvent* other) {
+  const char* cause = cause_name(e.cause);
+  // A resize that keeps the GPU count but changes the GPUs is a migration;
+  // one onto the same GPUs (a new batch size) stays a resize.
+  if (e.cause == AllocationCause::Resize && other != nullptr && other->job == e.job &&
+      other->cause == AllocationCause::Resize && other->gpus.size() == e.gpus.size() &&
+      sorted(other->gpus) != sorted(e.gpus))
+    cause = "migrate";
+  // Millions of rows: the time is formatted in place ("%.6f", as fixed6,
+  // whose checks run only for a time that is not finite).
+  if (std::isfinite(e.time_s)) {
+    const double t = std::fabs(e.time_s) < 5e-7 ? 0.0 : e.time_s;  // never "-0.000000"
+    std::array<char, 64> buf{};
+    const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), t, std::chars_format::fixed, 6);
+    if (ec != std::errc()) throw std::logic_error("allocations.csv: cannot format a time");
+    out_.write(buf.data(), end - buf.data());
+  } else {
+    out_ << fixed6(e.time_s, "allocation of job '" + ids_.at(e.job) + "'");
   }
-  const std::string& id = ids_.at(e.job);
-  out_ << fixed6(e.time_s, "allocation of job '" + id + "'") << ',' << csv_field(id) << ','
-       << (e.taken ? "take" : "release") << ',' << csv_field(interval_set(e.gpus)) << ',' << e.milli << ','
-       << cause << '\n';
+  out_ << ',' << quoted_ids_.at(e.job) << ',' << (e.taken ? "take" : "release") << ','
+       << csv_field(interval_set(e.gpus)) << ',' << e.milli << ',' << cause << '\n';
   // A full disk fails the run now, not after hours more of simulation.
   if (!out_) throw InputError(path_ + ": cannot write");
 }

@@ -18,9 +18,9 @@ void write_allocations_csv(const std::string& path, const std::vector<Allocation
 // allocations.csv written row by row while the replay runs
 // (ReplayOptions::allocation_sink), so that the log never sits in memory: a
 // run with millions of preemptions keeps a flat footprint. Same bytes as
-// write_allocations_csv on the same events. A row is written once the next
-// event is known, since a resize's release and take (always recorded as a
-// pair) are told apart from a migration only together.
+// write_allocations_csv on the same events. A row is written at once; a
+// resize's release is written with its take (the recorder logs them as a
+// pair), since only together are they told apart from a migration.
 class AllocationCsvStream {
  public:
   // `job_ids`: the jobs' ids by JobIndex. Throws InputError when `path`
@@ -31,13 +31,13 @@ class AllocationCsvStream {
   void finish();
 
  private:
-  void write_row(const AllocationEvent& e, const AllocationEvent* next);
+  void write_row(const AllocationEvent& e, const AllocationEvent* other);
 
   std::string path_;
   std::vector<std::string> ids_;
+  std::vector<std::string> quoted_ids_;  // as csv_field writes them
   std::ofstream out_;
-  std::optional<AllocationEvent> pending_;   // not written yet: its successor decides a migration
-  std::optional<AllocationEvent> previous_;  // the last row written
+  std::optional<AllocationEvent> pending_;  // a resize's release, written with its take
 };
 
 // One RFC 4180 line split into fields (quotes removed, doubled quotes
