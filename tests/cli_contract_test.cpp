@@ -161,6 +161,29 @@ TEST_F(CliContract, AFailedReplayGivesThePreviousRunItsFilesBack) {
   EXPECT_FALSE(fs::exists(dir_ / (".D.previous-" + std::to_string(pid))));
 }
 
+// allocations.csv is written while the replay runs: a write that fails
+// (here a file-size limit, as a full disk would) ends the run with a user
+// error at once, leaves no partial output and gives the previous run its
+// files back.
+TEST_F(CliContract, AReplayThatCannotWriteItsAllocationsLeavesNoPartialOutput) {
+  const std::string d = p("D");
+  ASSERT_EQ(vnsim("replay --cluster testbed --trace synthetic:30 --out " + d + " --quiet"), 0) << err();
+  const std::string run = slurp(dir_ / "D" / "run.json");
+  // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of
+  // killing the process. 16 KiB is far less than this run's allocations.csv.
+  const int rc = vnsim::testing::exit_code(
+      "bash -c \"trap '' XFSZ; ulimit -f 16; exec " + std::string(VNSIM_CLI_PATH) +
+      " replay --cluster testbed --trace synthetic:4000 --policy tiresias --quiet --out " + d + "\" > " +
+      p("out.txt") + " 2> " + p("err.txt"));
+  EXPECT_EQ(rc, 2) << err();
+  EXPECT_NE(err().find("allocations.csv: cannot write"), std::string::npos) << err();
+  EXPECT_EQ(slurp(dir_ / "D" / "run.json"), run);
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
+    EXPECT_EQ(entry.path().filename().string().find(".previous-"), std::string::npos) << entry.path();
+  }
+}
+
 TEST_F(CliContract, SigintAndSigtermEndAReplayCleanly) {
   for (const int signo : {SIGINT, SIGTERM}) {
     std::vector<std::string> args = kLongReplay;

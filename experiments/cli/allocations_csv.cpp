@@ -1,7 +1,12 @@
 #include "allocations_csv.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <fstream>
+#include <stdexcept>
+#include <system_error>
 
 #include "vnsim/core/error.hpp"
 
@@ -31,29 +36,68 @@ std::vector<GpuId> sorted(std::vector<GpuId> ids) {
 
 }  // namespace
 
+AllocationCsvStream::AllocationCsvStream(const std::string& path, std::vector<std::string> job_ids)
+    : path_(path), ids_(std::move(job_ids)), out_(path, std::ios::binary) {
+  if (!out_) throw InputError(path + ": cannot write");
+  quoted_ids_.reserve(ids_.size());
+  for (const std::string& id : ids_) quoted_ids_.push_back(csv_field(id));
+  out_ << "time,job_id,event,allocated_resources,gpu_milli,cause\n";
+}
+
+// The recorder logs a resize as its release immediately followed by its
+// take: the release waits for the take, and the take is judged against it.
+void AllocationCsvStream::add(const AllocationEvent& e) {
+  if (pending_) write_row(*pending_, &e);
+  if (e.cause == AllocationCause::Resize && !e.taken) {
+    pending_ = e;
+    return;
+  }
+  write_row(e, e.cause == AllocationCause::Resize && pending_ ? &*pending_ : nullptr);
+  pending_.reset();
+}
+
+void AllocationCsvStream::finish() {
+  if (pending_) write_row(*pending_, nullptr);
+  pending_.reset();
+  out_.flush();
+  if (!out_) throw InputError(path_ + ": cannot write");
+}
+
+// `other`: the other half of a resize (its take for a release, its release
+// for a take), nullptr when none.
+void AllocationCsvStream::write_row(const AllocationEvent& e, const AllocationEvent* other) {
+  const char* cause = cause_name(e.cause);
+  // A resize that keeps the GPU count but changes the GPUs is a migration;
+  // one onto the same GPUs (a new batch size) stays a resize.
+  if (e.cause == AllocationCause::Resize && other != nullptr && other->job == e.job &&
+      other->cause == AllocationCause::Resize && other->gpus.size() == e.gpus.size() &&
+      sorted(other->gpus) != sorted(e.gpus))
+    cause = "migrate";
+  // Millions of rows: the time is formatted in place ("%.6f", as fixed6,
+  // whose checks run only for a time that is not finite).
+  if (std::isfinite(e.time_s)) {
+    const double t = std::fabs(e.time_s) < 5e-7 ? 0.0 : e.time_s;  // never "-0.000000"
+    std::array<char, 64> buf{};
+    const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), t, std::chars_format::fixed, 6);
+    if (ec != std::errc()) throw std::logic_error("allocations.csv: cannot format a time");
+    out_.write(buf.data(), end - buf.data());
+  } else {
+    out_ << fixed6(e.time_s, "allocation of job '" + ids_.at(e.job) + "'");
+  }
+  out_ << ',' << quoted_ids_.at(e.job) << ',' << (e.taken ? "take" : "release") << ','
+       << csv_field(interval_set(e.gpus)) << ',' << e.milli << ',' << cause << '\n';
+  // A full disk fails the run now, not after hours more of simulation.
+  if (!out_) throw InputError(path_ + ": cannot write");
+}
+
 void write_allocations_csv(const std::string& path, const std::vector<AllocationEvent>& log,
                            const std::vector<JobRecord>& jobs) {
-  std::ofstream f(path, std::ios::binary);
-  f << "time,job_id,event,allocated_resources,gpu_milli,cause\n";
-  for (std::size_t i = 0; i < log.size(); ++i) {
-    const AllocationEvent& e = log[i];
-    std::string cause = cause_name(e.cause);
-    // A resize that keeps the GPU count but changes the GPUs is a migration
-    // (the recorder logs a resize as a release and a take of the same job at
-    // once); one onto the same GPUs (a new batch size) stays a resize.
-    if (e.cause == AllocationCause::Resize) {
-      const AllocationEvent* other = nullptr;
-      if (!e.taken && i + 1 < log.size()) other = &log[i + 1];
-      if (e.taken && i > 0) other = &log[i - 1];
-      if (other != nullptr && other->job == e.job && other->cause == AllocationCause::Resize &&
-          other->gpus.size() == e.gpus.size() && sorted(other->gpus) != sorted(e.gpus))
-        cause = "migrate";
-    }
-    const std::string who = "allocation of job '" + jobs.at(e.job).id + "'";
-    f << fixed6(e.time_s, who) << ',' << csv_field(jobs.at(e.job).id) << ',' << (e.taken ? "take" : "release")
-      << ',' << csv_field(interval_set(e.gpus)) << ',' << e.milli << ',' << cause << '\n';
-  }
-  if (!f) throw InputError(path + ": cannot write");
+  std::vector<std::string> ids;
+  ids.reserve(jobs.size());
+  for (const JobRecord& j : jobs) ids.push_back(j.id);
+  AllocationCsvStream stream(path, std::move(ids));
+  for (const AllocationEvent& e : log) stream.add(e);
+  stream.finish();
 }
 
 std::vector<std::string> split_csv_line(const std::string& line, const std::string& file, long line_number) {

@@ -324,6 +324,14 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
       {"summary.json", "jobs.csv", "allocations.csv", "skipped_rows.csv", "run.json", "vc_quotas.csv"});
   ReplayProgressReport progress = ReplayProgressReport::for_stderr(quiet);
   options.progress = [&progress](const ReplayProgress& p) { progress.update(p); };
+  // allocations.csv grows in the staging folder while the replay runs (a run
+  // with millions of preemptions would otherwise hold them all in memory);
+  // like every staged file it appears in --out only when the run completes.
+  std::vector<std::string> job_ids;
+  job_ids.reserve(loaded.jobs.size());
+  for (const JobSpec& j : loaded.jobs) job_ids.push_back(j.id);
+  AllocationCsvStream allocations((staged.dir() / "allocations.csv").string(), std::move(job_ids));
+  options.allocation_sink = [&allocations](const AllocationEvent& e) { allocations.add(e); };
   ReplayResult result =
       run_replay(cluster, GpuCatalog::builtin(), profile ? *profile : ModelCatalog::builtin(), loaded.jobs,
                  *policy, options);
@@ -342,7 +350,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   info.usage = result.usage;
   const std::filesystem::path& dir = staged.dir();
   write_jobs_csv((dir / "jobs.csv").string(), result.jobs);
-  write_allocations_csv((dir / "allocations.csv").string(), result.allocations, result.jobs);
+  allocations.finish();
   write_summary_json((dir / "summary.json").string(), result.jobs, info);
   write_skipped_rows(dir / "skipped_rows.csv", loaded.skipped);
   if (quotas) write_vc_quotas(dir / "vc_quotas.csv", *quotas);

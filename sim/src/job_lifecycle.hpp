@@ -85,6 +85,12 @@ class JobLifecycle {
     bool restore_pending = false;   // stopped with checkpoints on: its next start restores
     int gpu_milli = kGpuMilli;      // the share of each GPU held (GPU sharing)
     std::shared_ptr<FlowJob> flow;  // a parameter-server or layout job's actors
+    // The last data-parallel iteration estimate and what it was computed
+    // on: iteration_time is a pure function of the placement and the
+    // batch, and a time-sliced job often resumes on the GPUs it left.
+    Placement timed_placement;
+    int timed_batch = -1;  // -1: none yet
+    double timed_iteration_s = 0;
   };
 
   void begin_run(JobIndex job, double now);

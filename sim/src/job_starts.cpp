@@ -108,7 +108,7 @@ void JobLifecycle::begin_run(JobIndex job, double now) {
 // Idle-network iteration time on the current placement, and the run time of
 // the iterations not completed yet.
 void JobLifecycle::estimate_run(JobIndex job) {
-  const JobState& s = state_[job];
+  JobState& s = state_[job];
   const JobSpec& spec = in_.jobs[job];
   const long long left = spec.iterations - s.iterations_done;
   if (uses_layout(spec)) {
@@ -123,9 +123,15 @@ void JobLifecycle::estimate_run(JobIndex job) {
                           left);
     return;
   }
-  const IterationBreakdown it = iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model),
-                                               s.placement, parts_.batches.batch_of(job));
-  parts_.clock.estimate(job, it.total_s, left);
+  const int batch = parts_.batches.batch_of(job);
+  if (s.timed_batch != batch || s.timed_placement.gpus != s.placement.gpus ||
+      s.timed_placement.vn_per_gpu != s.placement.vn_per_gpu) {
+    s.timed_iteration_s =
+        iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model), s.placement, batch).total_s;
+    s.timed_placement = s.placement;
+    s.timed_batch = batch;
+  }
+  parts_.clock.estimate(job, s.timed_iteration_s, left);
 }
 
 }  // namespace vnsim::sim

@@ -36,6 +36,7 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
   recorder.set_accounting(cluster.gpu_types(), std::move(rates));
   sim::GpuEnergyMeter meter(platform, std::move(type_of_gpu), cluster.gpu_types().size());
   recorder.set_listener(&meter);
+  if (options.allocation_sink) recorder.set_allocation_sink(options.allocation_sink);
   sim::ReplayController controller(inputs, platform, recorder);
 
   // An exception must not escape an actor (SimGrid would abort the process):

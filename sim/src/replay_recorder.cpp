@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gpu_set.hpp"
 
@@ -32,7 +33,7 @@ void ReplayRecorder::started(JobIndex job, double now_s, const std::vector<GpuId
   std::sort(rec.gpus.begin(), rec.gpus.end());
   held_since_[job] = now_s;
   held_milli_[job] = milli;
-  result_.allocations.push_back(AllocationEvent{now_s, job, true, gpus, milli, AllocationCause::Start});
+  log(AllocationEvent{now_s, job, true, gpus, milli, AllocationCause::Start});
   if (listener_ != nullptr) listener_->taken(gpus);
 }
 
@@ -64,8 +65,7 @@ void ReplayRecorder::completed(JobIndex job, double now_s, const std::vector<Gpu
   rec.finish_s = now_s;
   rec.state = FinalState::Completed;
   rec.reason.clear();
-  result_.allocations.push_back(
-      AllocationEvent{now_s, job, false, gpus, held_milli_[job], AllocationCause::Complete});
+  log(AllocationEvent{now_s, job, false, gpus, held_milli_[job], AllocationCause::Complete});
   count_done();
 }
 
@@ -76,7 +76,7 @@ void ReplayRecorder::preempted(JobIndex job, double now_s, const std::vector<Gpu
   hold_ended(job, gpus, now_s);
   if (listener_ != nullptr) listener_->released(gpus);
   ++rec.restarts;
-  result_.allocations.push_back(AllocationEvent{now_s, job, false, gpus, held_milli_[job], cause});
+  log(AllocationEvent{now_s, job, false, gpus, held_milli_[job], cause});
 }
 
 void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId>& old_gpus,
@@ -85,13 +85,11 @@ void ReplayRecorder::resized(JobIndex job, double now_s, const std::vector<GpuId
   if (held_since_[job] < 0) throw std::logic_error("job " + rec.id + " resized without holding GPUs");
   hold_ended(job, old_gpus, now_s);
   ++rec.restarts;
-  result_.allocations.push_back(
-      AllocationEvent{now_s, job, false, old_gpus, held_milli_[job], AllocationCause::Resize});
+  log(AllocationEvent{now_s, job, false, old_gpus, held_milli_[job], AllocationCause::Resize});
   rec.gpus = new_gpus;
   std::sort(rec.gpus.begin(), rec.gpus.end());
   held_since_[job] = now_s;
-  result_.allocations.push_back(
-      AllocationEvent{now_s, job, true, new_gpus, held_milli_[job], AllocationCause::Resize});
+  log(AllocationEvent{now_s, job, true, new_gpus, held_milli_[job], AllocationCause::Resize});
   if (listener_ != nullptr) {
     // GPUs kept across the resize stay held: no power-state change for them.
     listener_->released(gpus_not_in(old_gpus, rec.gpus));
@@ -162,6 +160,14 @@ void ReplayRecorder::rejected(JobIndex job, double /*now_s*/, const std::string&
   rec.state = FinalState::Rejected;
   rec.reason = reason.empty() ? "rejected without a reason by the policy" : reason;
   count_done();
+}
+
+void ReplayRecorder::log(AllocationEvent e) {
+  if (sink_) {
+    sink_(e);
+  } else {
+    result_.allocations.push_back(std::move(e));
+  }
 }
 
 void ReplayRecorder::count_done() {

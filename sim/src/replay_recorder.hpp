@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vnsim/core/job_record.hpp"
@@ -56,6 +57,9 @@ class ReplayRecorder {
   void node_left(const std::vector<GpuId>& gpus, double now_s);
   void node_returned(const std::vector<GpuId>& gpus, double now_s);
   void set_listener(GpuStateListener* listener) { listener_ = listener; }
+  // Allocation events go to `sink` as they happen instead of into
+  // ReplayResult::allocations (ReplayOptions::allocation_sink).
+  void set_allocation_sink(std::function<void(const AllocationEvent&)> sink) { sink_ = std::move(sink); }
   // Cluster energy measured by the SimGrid plugin, per GPU type (same order
   // as type_names): replaces the analytic busy and idle energy in take().
   void set_measured_energy(std::vector<double> busy_j, std::vector<double> idle_j);
@@ -69,6 +73,7 @@ class ReplayRecorder {
 
  private:
   void count_done();
+  void log(AllocationEvent e);
   void hold_ended(JobIndex job, const std::vector<GpuId>& gpus, double now_s);
   void finish_usage(double span_s);
 
@@ -79,6 +84,7 @@ class ReplayRecorder {
   std::vector<GpuRate> rates_;
   std::vector<DownInterval> downs_;  // to_s = infinity while still down
   GpuStateListener* listener_ = nullptr;
+  std::function<void(const AllocationEvent&)> sink_;       // empty: keep the log in result_
   std::vector<double> measured_busy_j_, measured_idle_j_;  // empty: keep the analytic energy
 
   ReplayResult result_;

@@ -1,6 +1,7 @@
 #include "run_clock.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace vnsim::sim {
 
@@ -49,7 +50,7 @@ void RunClock::begin_actor_segment(JobIndex job, long long iterations, double he
 
 void RunClock::end_at(JobIndex job, double time_s) {
   runs_[job].analytic_end_s = time_s;
-  ends_.push(End{time_s, job, runs_[job].epoch});
+  push_end(End{time_s, job, runs_[job].epoch});
 }
 
 void RunClock::change_rate(JobIndex job, double rate, double now) {
@@ -66,17 +67,36 @@ double RunClock::expected_end_s(JobIndex job) const {
 
 std::optional<double> RunClock::next_s() const {
   if (ends_.empty()) return std::nullopt;
-  return ends_.top().time_s;
+  return ends_.front().time_s;
 }
 
+void RunClock::push_end(const End& e) {
+  ends_.push_back(e);
+  std::push_heap(ends_.begin(), ends_.end(), std::greater<>());
+}
+
+void RunClock::pop_end() {
+  std::pop_heap(ends_.begin(), ends_.end(), std::greater<>());
+  ends_.pop_back();
+}
+
+// Dropping stale ends changes nothing else: they are skipped wherever they
+// are taken (JobLifecycle::process_ends), an epoch never goes back, and live
+// ends equal in time and job are equal in epoch too, so the order in which
+// the live ones come out is the same.
 void RunClock::drop_stale() {
-  while (!ends_.empty() && runs_[ends_.top().job].epoch != ends_.top().epoch) ends_.pop();
+  const auto stale = [this](const End& e) { return runs_[e.job].epoch != e.epoch; };
+  while (!ends_.empty() && stale(ends_.front())) pop_end();
+  if (ends_.size() <= compact_at_) return;
+  std::erase_if(ends_, stale);
+  std::make_heap(ends_.begin(), ends_.end(), std::greater<>());
+  compact_at_ = std::max(kFirstCompaction, 2 * ends_.size());
 }
 
 void RunClock::take_due(double now, std::vector<End>& out) {
-  while (!ends_.empty() && ends_.top().time_s <= now) {
-    out.push_back(ends_.top());
-    ends_.pop();
+  while (!ends_.empty() && ends_.front().time_s <= now) {
+    out.push_back(ends_.front());
+    pop_end();
   }
 }
 

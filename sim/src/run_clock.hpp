@@ -12,7 +12,6 @@
 // what happened through the calls below and read the record back.
 #include <cstddef>
 #include <optional>
-#include <queue>
 #include <vector>
 
 #include "run_progress.hpp"
@@ -82,20 +81,32 @@ class RunClock {
   // The run ends analytically at `time_s`.
   void end_at(JobIndex job, double time_s);
   // A wake at `time_s` for the job (the end of a set-up), leaving its analytic end unset.
-  void wake_at(JobIndex job, double time_s) { ends_.push(End{time_s, job, runs_[job].epoch}); }
+  void wake_at(JobIndex job, double time_s) { push_end(End{time_s, job, runs_[job].epoch}); }
   // Where the current segment ends if nothing changes: its analytic end, or
   // its start plus its idle-network run time.
   double expected_end_s(JobIndex job) const;
 
   std::optional<double> next_s() const;
-  // Pops the stale ends from the top, so they no longer wake the controller.
+  // Pops the stale ends from the top, so they no longer wake the controller,
+  // and, once the heap has doubled since the last time, drops every stale
+  // end: a job restarted every time slice leaves one behind each time, due
+  // only at its far-off old end, and they would grow the heap (memory and
+  // log n) for the whole run.
   void drop_stale();
+  // Ends in the heap, stale ones not dropped yet included.
+  std::size_t pending_ends() const { return ends_.size(); }
   // Moves every end at or before `now` (stale ones included) to `out`.
   void take_due(double now, std::vector<End>& out);
 
  private:
+  void push_end(const End& e);
+  void pop_end();
+
   std::vector<RunTimes> runs_;
-  std::priority_queue<End, std::vector<End>, std::greater<>> ends_;
+  // A min-heap of ends (std::greater<>), stale ones included until dropped.
+  std::vector<End> ends_;
+  std::size_t compact_at_ = kFirstCompaction;
+  static constexpr std::size_t kFirstCompaction = 1024;
 };
 
 }  // namespace vnsim::sim

@@ -129,5 +129,29 @@ TEST(RunClock, ARingSegmentOfActorsKeepsItsOwnTime) {
   EXPECT_EQ(run.analytic_end_s, -1.0);
 }
 
+// A time-sliced job is stopped and restarted every slice, each run leaving
+// its far-off end behind: dropped once they outnumber what the heap held
+// after the last drop, they do not grow the heap over the run, and the live
+// ends still come due in order.
+TEST(RunClock, StaleEndsOfRestartedJobsDoNotAccumulate) {
+  RunClock clock(2);
+  clock.end_at(1, 5e8);  // a long job that keeps running
+  for (int slice = 0; slice < 100000; ++slice) {
+    clock.stop(0);
+    clock.end_at(0, 1e9 - slice);  // each restart's end, far past the slice
+    clock.drop_stale();
+    ASSERT_LE(clock.pending_ends(), 2049u) << "slice " << slice;
+  }
+  EXPECT_EQ(clock.next_s(), 5e8);
+  std::vector<RunClock::End> due;
+  clock.take_due(1e9, due);
+  std::size_t live = 0;
+  for (const RunClock::End& e : due) live += clock.epoch(e.job) == e.epoch ? 1 : 0;
+  EXPECT_EQ(live, 2u);
+  ASSERT_GE(due.size(), 2u);
+  EXPECT_EQ(due.front().job, 1u);
+  EXPECT_EQ(due.front().time_s, 5e8);
+}
+
 }  // namespace
 }  // namespace vnsim::sim

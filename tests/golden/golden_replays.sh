@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Behaviour guard for refactors: replays two small traces of this folder's own
 # data under every policy and engine mode and compares each jobs.csv with
-# the checked-in copy under expected/ (byte for byte).
+# the checked-in copy under expected/ (byte for byte), and allocations.csv
+# too where expected/ has one.
 #
 #   tests/golden/golden_replays.sh build/vnsim            # check (ctest runs this)
 #   tests/golden/golden_replays.sh build/vnsim --update   # rewrite expected/ after an intended change
@@ -65,6 +66,19 @@ for t in "${traces[@]}"; do
         echo "FAIL $case_name: jobs.csv differs from tests/golden/expected/$case_name.jobs.csv"
         diff "$expected" "$out/jobs.csv" | head -20 || true
         failed=$((failed + 1))
+      fi
+      # A few cases also guard allocations.csv byte for byte (preemptions,
+      # node losses, resizes; the CLI streams it while the replay runs): those
+      # whose expected/ holds one. --update refreshes only existing ones.
+      expected_alloc="$here/expected/$case_name.allocations.csv"
+      if [[ -f $expected_alloc ]]; then
+        if [[ $update == --update ]]; then
+          cp "$out/allocations.csv" "$expected_alloc"
+        elif ! cmp -s "$out/allocations.csv" "$expected_alloc"; then
+          echo "FAIL $case_name: allocations.csv differs from tests/golden/expected/$case_name.allocations.csv"
+          diff "$expected_alloc" "$out/allocations.csv" | head -20 || true
+          failed=$((failed + 1))
+        fi
       fi
       checked=$((checked + 1))
     done

@@ -33,6 +33,24 @@ struct ReplayProgress {
   double last_submit_s = 0;   // past it, only the running and queued jobs are left
 };
 
+// Why an allocation changed (allocations.csv's `cause`, docs/OUTPUTS.md).
+// Preempt: the policy stopped the job; NodeDown: a node the job held left the
+// cluster (a spot revocation, a failure or a --node-events event).
+enum class AllocationCause { Start, Complete, Preempt, NodeDown, Resize };
+
+// One occupancy change, for invariant checks and allocations.csv: at `time_s`
+// job `job` took (taken=true) or gave back `milli` of each of the GPUs
+// (kGpuMilli: whole GPUs; less when a sharing policy packed it,
+// docs/HETEROGENEITY.md). A resize is a release then a take, both Resize.
+struct AllocationEvent {
+  double time_s;
+  JobIndex job;
+  bool taken;
+  std::vector<GpuId> gpus;
+  int milli = kGpuMilli;
+  AllocationCause cause = AllocationCause::Start;
+};
+
 struct ReplayOptions {
   // Multi-node jobs run as this many macro-iterations (k = ceil(iters/M)
   // iterations each), so cost does not grow with iteration counts. 0 means
@@ -100,29 +118,16 @@ struct ReplayOptions {
   // Called at the end of every controller step (each arrival, completion,
   // policy round...), so it must be cheap: the CLI throttles what it draws.
   std::function<void(const ReplayProgress&)> progress;
-};
-
-// Why an allocation changed (allocations.csv's `cause`, docs/OUTPUTS.md).
-// Preempt: the policy stopped the job; NodeDown: a node the job held left the
-// cluster (a spot revocation, a failure or a --node-events event).
-enum class AllocationCause { Start, Complete, Preempt, NodeDown, Resize };
-
-// One occupancy change, for invariant checks and allocations.csv: at `time_s`
-// job `job` took (taken=true) or gave back `milli` of each of the GPUs
-// (kGpuMilli: whole GPUs; less when a sharing policy packed it,
-// docs/HETEROGENEITY.md). A resize is a release then a take, both Resize.
-struct AllocationEvent {
-  double time_s;
-  JobIndex job;
-  bool taken;
-  std::vector<GpuId> gpus;
-  int milli = kGpuMilli;
-  AllocationCause cause = AllocationCause::Start;
+  // When set, each allocation event goes here, in order, as it happens, and
+  // ReplayResult::allocations stays empty: the CLI streams allocations.csv
+  // to disk (the log of a run with millions of preemptions would otherwise
+  // grow the memory without bound). Unset: the log is kept in the result.
+  std::function<void(const AllocationEvent&)> allocation_sink;
 };
 
 struct ReplayResult {
-  std::vector<JobRecord> jobs;  // same order as the input jobs
-  std::vector<AllocationEvent> allocations;
+  std::vector<JobRecord> jobs;               // same order as the input jobs
+  std::vector<AllocationEvent> allocations;  // empty with ReplayOptions::allocation_sink
   double simulated_end_s = 0;
   double scheduler_wall_s = 0;  // wall time spent inside Policy::decide
   ResourceUsage usage;          // cost and energy per GPU type, revocations
