@@ -1,12 +1,12 @@
 // Gavel's per-type time counters, kept lazily. Gavel's scheduler credits a
-// job's time once per round, when the round's lease on its GPUs ends
-// (scheduler/scheduler.py, _done_callback adds the micro-task's execution
-// time to the job's per-worker-type time; Narayanan et al., OSDI'20, sec. 5
-// "Round-based scheduling mechanism"). Here a running job's counters are
-// brought up to date when they are read (every running job at a round) or
-// when the job itself changes (it starts, stops, moves or loses its space-
-// sharing partner), not at every arrival and completion: the cost of an
-// event follows the jobs it changes, not the jobs running.
+// job's time once per round, when the round's micro-task on its GPUs ends
+// (Gavel's public code, scheduler/scheduler.py: _done_callback adds the
+// micro-task's execution time to _job_time_so_far[job][worker_type];
+// Narayanan et al., OSDI'20, round-based mechanism). Here a running job's
+// counters are brought up to date when they are read (every running job at
+// a round) or when the job itself changes (it starts, stops, moves or loses
+// its space-sharing partner), not at every arrival and completion: the cost
+// of an event follows the jobs it changes, not the jobs running.
 //
 // Between rounds a fill needs only each type's total, which is kept as a sum:
 // the settled counters of the active jobs, plus (now - from) for each job
