@@ -43,55 +43,64 @@ std::vector<int> free_per_type(const ClusterView& view) {
 
 }  // namespace
 
-std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input, const std::vector<Active>& active) {
+std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input) {
   ranked_ = 0;
   const Cluster& cluster = input.view->cluster();
   const int types = static_cast<int>(cluster.gpu_types().size());
   std::vector<int> free_of_type = free_per_type(*input.view);
   if (std::accumulate(free_of_type.begin(), free_of_type.end(), 0) == 0) return {};
+  const int most_free = *std::max_element(free_of_type.begin(), free_of_type.end());
 
-  // Summed over every active job, so only once a queued job fits.
-  std::vector<double> type_time;
+  // Free GPUs only shrink below, so a pick wider than its type's free GPUs
+  // now would be passed over: only the queued jobs that fit are candidates,
+  // reached in order of width (on a long queue, nearly every job between
+  // rounds is too wide), and no running job is looked at.
+  std::vector<Active> candidates;
+  for (const auto& [gpus, job] : queued_by_gpus_) {
+    if (gpus > most_free) break;
+    JobMemo& m = memos_[job];
+    bool fits = m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)];
+    for (int j = 0; j < types && !fits; ++j) fits = m.row[j] > 0 && gpus <= free_of_type[j];
+    if (fits) candidates.push_back(Active{job, m.spec, nullptr, m.row});
+  }
+  if (candidates.empty()) return {};
+
+  // Each type's total over every active job, from the running sums.
+  const std::vector<double> type_time = type_time_now(input.now_s);
   std::vector<JobIndex> index_of;
-  index_of.reserve(active.size());
+  index_of.reserve(candidates.size());
   std::vector<Pick> picks;
   std::vector<double> prio;
   int narrowest = std::numeric_limits<int>::max();  // of the queued jobs ranked
-  for (std::size_t pos = 0; pos < active.size(); ++pos) {
-    index_of.push_back(active[pos].index);
-    if (active[pos].running != nullptr) continue;
-    // Free GPUs only shrink below, so a pick wider than its type's free
-    // GPUs now would be passed over: it is not ranked (on a long queue,
-    // nearly every job between rounds).
-    const int gpus = active[pos].spec->gpus;
-    const JobMemo& m = memos_[active[pos].index];
-    bool fits = m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)];
-    for (int j = 0; j < types && !fits; ++j) fits = active[pos].throughput[j] > 0 && gpus <= free_of_type[j];
-    if (!fits) continue;
+  for (std::size_t pos = 0; pos < candidates.size(); ++pos) {
+    const Active& a = candidates[pos];
+    index_of.push_back(a.index);
+    const int gpus = a.spec->gpus;
+    const JobMemo& m = memos_[a.index];
     narrowest = std::min(narrowest, gpus);
-    if (type_time.empty()) type_time = total_time_per_type(active, types);
-    priorities(active[pos], type_time, prio);
+    priorities(a, type_time, prio);
     const double x_total = std::accumulate(m.x.begin(), m.x.end(), 0.0);
     // Jobs without an allocation yet (arrived since the last round) come
     // after, in submission order, on any type they can use.
     for (int j = 0; j < types; ++j)
-      if (active[pos].throughput[j] > 0 && gpus <= free_of_type[j])
-        picks.push_back(Pick{prio[j], x_total, pos, j, active[pos].throughput[j]});
+      if (a.throughput[j] > 0 && gpus <= free_of_type[j])
+        picks.push_back(Pick{prio[j], x_total, pos, j, a.throughput[j]});
     if (m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)])
       picks.push_back(Pick{std::numeric_limits<double>::infinity(), x_total, pos, m.planned_type,
-                           active[pos].throughput[static_cast<std::size_t>(m.planned_type)]});
+                           a.throughput[static_cast<std::size_t>(m.planned_type)]});
   }
   if (picks.empty()) return {};
 
   std::vector<Decision> out;
-  std::vector<char> started(active.size(), 0);
+  std::vector<char> started(candidates.size(), 0);
   FreeGpus free(*input.view, input.running);
   ranked_ = take_in_order(picks, index_of, [&](const Pick& p) {
-    if (started[p.pos] != 0 || free_of_type[p.type] < active[p.pos].spec->gpus) return true;
-    if (auto placement = place(free, active[p.pos], p.type)) {
+    const Active& a = candidates[p.pos];
+    if (started[p.pos] != 0 || free_of_type[p.type] < a.spec->gpus) return true;
+    if (auto placement = place(free, a, p.type)) {
       started[p.pos] = 1;
-      free_of_type[p.type] -= active[p.pos].spec->gpus;
-      out.emplace_back(std::in_place_type<StartJob>, StartJob{active[p.pos].index, std::move(*placement)});
+      free_of_type[p.type] -= a.spec->gpus;
+      out.emplace_back(std::in_place_type<StartJob>, StartJob{a.index, std::move(*placement)});
     }
     return *std::max_element(free_of_type.begin(), free_of_type.end()) >= narrowest;
   });

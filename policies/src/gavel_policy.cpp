@@ -61,37 +61,6 @@ const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
   return job < memos_.size() ? memos_[job].x : kNone;
 }
 
-void GavelPolicy::account_time(const SchedulerInput& input) {
-  const Cluster& cluster = input.view->cluster();
-  // decide() marked every running job's memo with this call and its spec.
-  auto running_spec = [&](JobIndex job) -> const JobSpec* {
-    if (job >= memos_.size() || memos_[job].running_in_call != calls_) return nullptr;
-    return memos_[job].running_spec;
-  };
-  for (const RunningJob& r : input.running) {
-    JobMemo& m = memos_[r.index];
-    const double from = std::max(r.start_s, m.accounted_until_s);
-    m.accounted_until_s = input.now_s;
-    const int type = placement_type(cluster, r.placement);
-    if (!(input.now_s > from) || type < 0 || type >= static_cast<int>(m.time_s.size())) continue;
-    const double dt = input.now_s - from;
-    // Time shared with a partner is the pair's (counted once, by the lower
-    // index), at the pair's rate.
-    const JobIndex partner = partner_of(*input.view, r);
-    const JobSpec* partner_spec = partner == kNoPartner ? nullptr : running_spec(partner);
-    double rate = row_of(input.view->topology(), *r.spec, m)[static_cast<std::size_t>(type)];
-    if (partner_spec == nullptr) {
-      m.time_s[type] += dt;
-    } else {
-      if (r.index < partner) pair_time(r.index, partner, static_cast<int>(m.time_s.size()))[type] += dt;
-      rate *= pair_fraction(cluster, type, *r.spec, *partner_spec);
-    }
-    const double steps = dt * rate;
-    m.steps_done += steps;
-    if (m.isolated_rate > 0) m.isolated_cum_s += steps / m.isolated_rate;
-  }
-}
-
 void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& active) {
   ++solves_;
   const Cluster& cluster = input.view->cluster();
@@ -265,6 +234,9 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
       continue;
     }
     out.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{r->index});
+    // Its time stops counting now (settled above); it is active again
+    // when it is next seen queued.
+    leave(r->index, input.now_s);
     // Both jobs of a pair leave its GPUs: they are freed once.
     if (now_with == kNoPartner || r->index < now_with) free.release(r->placement.gpus);
   }
@@ -305,63 +277,60 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
 std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   // Jobs this policy cannot price are rejected with their reason; the rest
   // are decided on as if those were not there (no recursion: none is left).
-  if (auto filtered = reject_non_data_parallel(input, name(), data_parallel_)) {
-    std::vector<Decision> out = std::move(filtered->second);
-    for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
-    return out;
+  // With the driver's changes only the changed queued jobs can be new.
+  bool check_queue = input.changes == nullptr;
+  if (!check_queue) {
+    for (JobIndex j : input.changes->jobs()) {
+      const QueuedJob* q = input.changes->queued(j);
+      if (q == nullptr || (j < data_parallel_.size() && data_parallel_[j] != 0)) continue;
+      if (not_data_parallel_reason(name(), *q->spec)) {
+        check_queue = true;
+        break;
+      }
+      if (data_parallel_.size() <= j) data_parallel_.resize(j + 1, 0);
+      data_parallel_[j] = 1;
+    }
+  }
+  if (check_queue) {
+    if (auto filtered = reject_non_data_parallel(input, name(), data_parallel_)) {
+      std::vector<Decision> out = std::move(filtered->second);
+      for (Decision& d : decide(filtered->first)) out.push_back(std::move(d));
+      return out;
+    }
   }
   if (input.view == nullptr) return {};
   const Cluster& cluster = input.view->cluster();
-  const std::size_t types = cluster.gpu_types().size();
   const Topology& topology = input.view->topology();
-  std::vector<Decision> out;
-  std::vector<Active> active;
-  active.reserve(input.running.size() + input.queued.size());
   ++calls_;
-  // Every memo exists before any Active points into one.
-  JobIndex last = 0;
-  for (const RunningJob& r : input.running) last = std::max(last, r.index);
-  for (const QueuedJob& q : input.queued) last = std::max(last, q.index);
-  if (!input.running.empty() || !input.queued.empty()) memo(last);
-  // Gavel's pseudo-count, at a job's first call and after each reset: a
-  // reset renews the counters of the jobs active then, and those of any
-  // other job when it is next active (memos_ holds every job of the trace,
-  // so renewing them all at each reset grew with the trace, not the queue).
-  auto init = [&](JobMemo& m) {
-    if (m.time_s.size() != types || m.reset_seen != resets_) {
-      m.time_s.assign(types, params_.round_s / 2);
-      m.reset_seen = resets_;
-      ++renewals_;
-    }
-  };
-  for (const RunningJob& r : input.running) {
-    JobMemo& m = memos_[r.index];
-    init(m);
-    m.running_in_call = calls_;
-    m.running_spec = r.spec;
-    active.push_back(Active{r.index, r.spec, &r, row_of(topology, *r.spec, m)});
+  if (types_ != cluster.gpu_types().size()) {
+    types_ = cluster.gpu_types().size();
+    stored_time_.assign(types_, 0);
+    accruing_.assign(types_, 0);
+    accruing_from_.assign(types_, 0);
   }
-  account_time(input);
-  for (const QueuedJob& q : input.queued) {
-    JobMemo& m = memos_[q.index];
-    init(m);
-    m.allowed = q.allowed_types;
-    const std::vector<double>& row = row_of(topology, *q.spec, m);
-    if (std::none_of(row.begin(), row.end(), [](double t) { return t > 0; })) {
-      out.emplace_back(std::in_place_type<RejectJob>,
-                       RejectJob{q.index, "gavel: no GPU type of the cluster has " +
-                                              std::to_string(q.spec->gpus) + " GPUs the job may use"});
-      continue;
-    }
-    active.push_back(Active{q.index, q.spec, nullptr, row});
-  }
-  want_timer_ = !active.empty();
-  if (active.empty()) return out;
+  std::vector<Decision> out;
+  read_input(input, out);
+  want_timer_ = !tracked_.empty();
+  if (tracked_.empty()) return out;
 
   if (input.now_s + kTimeSlack < next_round_s_) {
-    std::vector<Decision> started = fill(input, active);
+    std::vector<Decision> started = fill(input);
     out.insert(out.end(), std::make_move_iterator(started.begin()), std::make_move_iterator(started.end()));
     return out;
+  }
+  // A round reads every active job: their counters are settled to now.
+  settle_all(input);
+  std::vector<Active> active;
+  active.reserve(input.running.size() + input.queued.size());
+  for (const RunningJob& r : input.running) {
+    JobMemo& m = memos_[r.index];
+    if (m.state == JobState::Running)
+      active.push_back(Active{r.index, r.spec, &r, row_of(topology, *r.spec, m)});
+  }
+  for (const QueuedJob& q : input.queued) {
+    JobMemo& m = memos_[q.index];
+    if (m.state == JobState::Queued)
+      active.push_back(Active{q.index, q.spec, nullptr, row_of(topology, *q.spec, m)});
   }
   std::vector<JobIndex> ids;
   for (const Active& a : active) ids.push_back(a.index);
@@ -370,11 +339,12 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
     solve(input, active);
     if (input.now_s - last_reset_s_ >= params_.reset_s) {
       ++resets_;
-      for (const Active& a : active) init(memos_[a.index]);
+      for (const Active& a : active) init_counters(memos_[a.index]);
       pair_time_.clear();
       last_reset_s_ = input.now_s;
     }
   }
+  recount_totals();
   next_round_s_ = input.now_s + params_.round_s;
   std::vector<Decision> decided = round(input, active);
   out.insert(out.end(), std::make_move_iterator(decided.begin()), std::make_move_iterator(decided.end()));

@@ -383,6 +383,123 @@ TEST(GavelPolicy, BetweenRoundsFreeGpusAreCountedPerTypeOnAMixedNode) {
   EXPECT_NE(start.placement.gpus[0], 0u);
 }
 
+// The driver's changes, as PolicyDriver gives them: the jobs that changed
+// since the last call, found in the call's lists.
+class ListedChanges final : public InputChanges {
+ public:
+  ListedChanges(const SchedulerInput& in, std::vector<JobIndex> jobs) : in_(in), jobs_(std::move(jobs)) {}
+  const std::vector<JobIndex>& jobs() const override { return jobs_; }
+  const QueuedJob* queued(JobIndex job) const override {
+    for (const QueuedJob& q : in_.queued)
+      if (q.index == job) return &q;
+    return nullptr;
+  }
+  const RunningJob* running(JobIndex job) const override {
+    for (const RunningJob& r : in_.running)
+      if (r.index == job) return &r;
+    return nullptr;
+  }
+
+ private:
+  const SchedulerInput& in_;
+  std::vector<JobIndex> jobs_;
+};
+
+std::vector<Decision> decide_changed(GavelPolicy& policy, SchedulerInput in, std::vector<JobIndex> changed) {
+  const ListedChanges changes(in, std::move(changed));
+  in.changes = &changes;
+  return policy.decide(in);
+}
+
+// Issue 21: between rounds an event brings up to date the time counters of
+// the jobs it changes only, not of every running job (that walk was half of
+// the 1M-job run). Four 1-GPU jobs fill the 4 GPUs at t = 0. An arrival at
+// t = 10 settles no counter (a walk: 4), the completion of job 0 at t = 20
+// settles job 0's alone, the start of the arrival in its GPU none; the round
+// at 360 settles each of the 4 running jobs once.
+TEST(GavelPolicy, BetweenRoundsAnEventSettlesOnlyTheJobsItChanges) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x4"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  std::vector<JobSpec> specs;
+  for (int i = 0; i < 5; ++i) specs.push_back(cifar("j" + std::to_string(i), 1));
+  GavelPolicy policy;
+  SchedulerInput in;
+  in.view = &view;
+  for (JobIndex i = 0; i < 4; ++i) in.queued.push_back(QueuedJob{i, &specs[i], 0, -1});
+  const auto first = decide_changed(policy, in, {0, 1, 2, 3});
+  ASSERT_EQ(first.size(), 4u);
+  in.queued.clear();
+  for (const Decision& d : first) {
+    const auto& start = std::get<StartJob>(d);
+    view.allocate(start.placement.gpus, start.job);
+    in.running.push_back(RunningJob{start.job, &specs[start.job], start.placement, 0, 0, -1});
+  }
+  EXPECT_TRUE(decide_changed(policy, in, {0, 1, 2, 3}).empty());
+  const std::size_t settled = policy.counter_settles();
+
+  in.now_s = 10;
+  in.queued = {QueuedJob{4, &specs[4], 0, -1}};
+  EXPECT_TRUE(decide_changed(policy, in, {4}).empty());
+  EXPECT_EQ(policy.counter_settles(), settled);
+
+  in.now_s = 20;
+  view.release(in.running[0].placement.gpus, in.running[0].index);
+  const JobIndex done = in.running[0].index;
+  in.running.erase(in.running.begin());
+  const auto filled = decide_changed(policy, in, {done});
+  EXPECT_EQ(policy.counter_settles(), settled + 1);
+  ASSERT_EQ(filled.size(), 1u);
+  const auto& start = std::get<StartJob>(filled[0]);
+  EXPECT_EQ(start.job, 4u);
+  view.allocate(start.placement.gpus, 4);
+  in.queued.clear();
+  in.running.push_back(RunningJob{4, &specs[4], start.placement, 20, 0, -1});
+  EXPECT_TRUE(decide_changed(policy, in, {4}).empty());
+  EXPECT_EQ(policy.counter_settles(), settled + 1);
+
+  in.now_s = 360;
+  decide_changed(policy, in, {});
+  EXPECT_EQ(policy.counter_settles(), settled + 1 + 4);
+}
+
+// The lazily kept counters give the round the hand numbers of
+// RoundsAlternateTwoJobsOnOneGpuByPriority through the driver's changes,
+// with an arrival between rounds that settles nothing: at t = 360 job 0 has
+// 180 + 360 = 540 s against job 1's 180 s, so job 0 is preempted for job 1
+// (had its 360 s not been counted, the tie would keep job 0).
+TEST(GavelPolicy, ALazilyCountedJobIsPreemptedAtTheRound) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 2);
+  GavelPolicy policy;
+  SchedulerInput in;
+  in.view = &view;
+  in.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  const auto out0 = decide_changed(policy, in, {0, 1});
+  ASSERT_EQ(out0.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out0[0]).job, 0u);
+  view.allocate({0}, 0);
+  in.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 0, -1}};
+  in.queued = {QueuedJob{1, &b, 0, -1}};
+  EXPECT_TRUE(decide_changed(policy, in, {0}).empty());
+  // A 2-GPU job no type can hold arrives at t = 100: rejected, nothing settled.
+  in.now_s = 100;
+  const std::size_t settled = policy.counter_settles();
+  in.queued.push_back(QueuedJob{2, &c, 0, -1});
+  const auto out1 = decide_changed(policy, in, {2});
+  ASSERT_EQ(out1.size(), 1u);
+  EXPECT_NE(std::get_if<RejectJob>(&out1[0]), nullptr);
+  EXPECT_EQ(policy.counter_settles(), settled);
+  in.queued.pop_back();
+  in.now_s = 360;
+  const auto out2 = decide_changed(policy, in, {2});
+  ASSERT_EQ(out2.size(), 2u);
+  EXPECT_EQ(std::get<PreemptJob>(out2[0]).job, 0u);
+  EXPECT_EQ(std::get<StartJob>(out2[1]).job, 1u);
+}
+
 TEST(GavelPolicy, RejectsAJobNoTypeCanHold) {
   const Cluster cluster(testing::test_cluster("v100-1x1x1"));
   const Topology topology(cluster);

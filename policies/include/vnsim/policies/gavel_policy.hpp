@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <utility>
@@ -67,12 +68,31 @@ class GavelPolicy : public Policy {
   // call, and each job active at or after a reset): jobs gone before a
   // reset are never renewed.
   std::size_t time_counter_renewals() const { return renewals_; }
+  // Running jobs whose time counters were brought up to date so far: each
+  // at a round, and one between rounds only when that job itself changed
+  // (gavel_accounting.cpp), never a walk of every running job per event.
+  std::size_t counter_settles() const { return settles_; }
 
  private:
+  enum class JobState : unsigned char { None, Queued, Running };
+  static constexpr std::size_t kUntracked = std::numeric_limits<std::size_t>::max();
   struct JobMemo {
     std::vector<double> x;          // X row from the last solve
-    std::vector<double> time_s;     // time received per type since the last reset
+    std::vector<double> time_s;     // time received per type since the last reset, settled to from_s
     double accounted_until_s = -1;  // running time counted up to here
+    // As the policy last saw the job (gavel_accounting.cpp). Running: the
+    // type it runs on (-1: none of the cluster's), its start, its space-
+    // sharing partner, its steps/s there and the time its counters are
+    // settled to.
+    JobState state = JobState::None;
+    const JobSpec* spec = nullptr;
+    int run_type = -1;
+    double run_start_s = 0;
+    JobIndex run_partner = std::numeric_limits<JobIndex>::max();
+    double run_rate = 0;
+    double from_s = 0;
+    std::size_t tracked = kUntracked;  // position in tracked_
+    std::uint64_t seen_in_call = 0;    // a full read's mark
     GpuTypeMask allowed = kAnyGpuType;
     double steps_done = 0;      // estimated from time run x the type's throughput
     double isolated_rate = 0;   // steps/s on the isolated 1/M share, at the last solve
@@ -82,11 +102,6 @@ class GavelPolicy : public Policy {
     // more than the round itself on long queues (docs/PERFORMANCE.md).
     std::vector<double> row;
     GpuTypeMask row_allowed = 0;
-    // The call (calls_) in which the job was last seen running, with its
-    // spec then: account_time finds a partner's spec here instead of in a
-    // map of every running job built per call.
-    std::uint64_t running_in_call = 0;
-    const JobSpec* running_spec = nullptr;
     int planned_type = -1;       // as in planned_, for fill() to look up per job
     std::size_t reset_seen = 0;  // resets_ when time_s was last renewed
   };
@@ -101,7 +116,18 @@ class GavelPolicy : public Policy {
 
   JobMemo& memo(JobIndex job);
   const std::vector<double>& row_of(const Topology& topology, const JobSpec& spec, JobMemo& m);
-  void account_time(const SchedulerInput& input);
+  // gavel_accounting.cpp
+  void init_counters(JobMemo& m);
+  void add_to_totals(const JobMemo& m, double sign);
+  void settle(JobMemo& m, JobIndex job, double now);
+  void track(JobMemo& m, JobIndex job);
+  void leave(JobIndex job, double now);
+  void observe(JobIndex job, const QueuedJob* q, const RunningJob* r, const SchedulerInput& input,
+               std::vector<Decision>& out);
+  void read_input(const SchedulerInput& input, std::vector<Decision>& out);
+  void settle_all(const SchedulerInput& input);
+  void recount_totals();
+  std::vector<double> type_time_now(double now) const;
   void solve(const SchedulerInput& input, const std::vector<Active>& active);
   std::vector<double> total_time_per_type(const std::vector<Active>& active, int types) const;
   // Into `out` (one per type), reused across jobs to spare an allocation each.
@@ -122,7 +148,7 @@ class GavelPolicy : public Policy {
   std::vector<double>& pair_time(JobIndex a, JobIndex b, int types);
   std::optional<std::vector<GpuId>> place_pair(FreeGpus& free, const Active& a, const Active& b, int type);
   std::vector<Decision> round(const SchedulerInput& input, const std::vector<Active>& active);
-  std::vector<Decision> fill(const SchedulerInput& input, const std::vector<Active>& active);
+  std::vector<Decision> fill(const SchedulerInput& input);
   std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
 
   GavelParams params_;
@@ -142,6 +168,15 @@ class GavelPolicy : public Policy {
   std::size_t resets_ = 0;  // resets of the per-type time counters so far
   std::size_t renewals_ = 0;
   std::uint64_t calls_ = 0;
+  std::size_t settles_ = 0;
+  std::size_t types_ = 0;  // the cluster's GPU types
+  // The active jobs (queued or running, not rejected), in no order; the
+  // queued ones by (GPUs, index) for fill() to reach only those that fit.
+  std::vector<JobIndex> tracked_;
+  std::set<std::pair<int, JobIndex>> queued_by_gpus_;
+  // Per type: the settled counters of the active jobs, and the jobs running
+  // alone there with the sum of their from_s (type_time_now).
+  std::vector<double> stored_time_, accruing_, accruing_from_;
   bool want_timer_ = false;
   std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
 };
