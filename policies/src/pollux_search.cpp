@@ -26,7 +26,8 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
 
 void Search::prepare() {
   table_of_.clear();
-  for (const Job& j : jobs) {
+  for (Job& j : jobs) {
+    j.current_gpus = j.current.gpus();
     TableKey key{j.spec->model, params_.adaptive_batch ? 0 : j.spec->global_batch, 0, false, 0};
     if (const NoiseScaleProfile* noise = estimator_.noise(*j.spec)) {
       if (noise->per_batch()) {
@@ -47,9 +48,13 @@ double Search::fitness(Individual& ind) {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     Row& r = ind.rows[j];
     if (!r.scored) {
-      double s = speedup(j, r.n, r.gpus(), row_type(r));
+      const int gpus = r.gpus();
+      double s = speedup(j, r.n, gpus, row_type(r));
       if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
-      if (jobs[j].running && r.n > 0 && !r.same_as(jobs[j].current)) s *= jobs[j].restart_factor;
+      // Another GPU count is another allocation: same_as() only for rows
+      // that hold as many GPUs as the current one.
+      if (jobs[j].running && r.n > 0 && (gpus != jobs[j].current_gpus || !r.same_as(jobs[j].current)))
+        s *= jobs[j].restart_factor;
       if (params_.p == 0)
         r.term = std::log(s + kSpeedupFloor);
       else if (params_.p == -1)
@@ -131,14 +136,19 @@ void Search::repair(Individual& ind) {
     Row& r = ind.rows[j];
     bool changed = false;
     if (r.n > 1) {
-      for (int i = 0; i < r.n;)
-        if (node_use_[r.node[i]].claimed_in == repair_) {
+      // Drops the nodes an earlier distributed job claimed and claims the
+      // others, in one pass: a row holds each node once, so claiming one of
+      // its nodes cannot drop another of them.
+      for (int i = 0; i < r.n;) {
+        std::uint32_t& claimed_in = node_use_[r.node[i]].claimed_in;
+        if (claimed_in == repair_) {
           r.drop(i);
           changed = true;
         } else {
+          claimed_in = repair_;
           ++i;
         }
-      for (int i = 0; i < r.n; ++i) node_use_[r.node[i]].claimed_in = repair_;
+      }
     }
     while (r.n > max_nodes_) {
       const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
@@ -153,7 +163,11 @@ void Search::repair(Individual& ind) {
       r.compact();
       changed = true;
     }
-    for (int i = 0; i < r.n; ++i) {
+    // Node capacity, a node left with no GPU dropped as it goes: a node's
+    // room depends only on the rows before this one, so the row ends as a
+    // capacity pass followed by compact() would leave it (the node swapped
+    // into a dropped one's slot is checked next, as compact() would).
+    for (int i = 0; i < r.n;) {
       NodeUse& u = node_use_[r.node[i]];
       const int used = u.used_in == repair_ ? u.used : 0;
       const int room = u.capacity - used;
@@ -163,8 +177,14 @@ void Search::repair(Individual& ind) {
       }
       u.used = used + r.count[i];
       u.used_in = repair_;
+      if (r.count[i] == 0) {
+        r.drop(i);
+        changed = true;
+      } else {
+        ++i;
+      }
     }
-    if (r.compact() || changed) r.scored = false;
+    if (changed) r.scored = false;
   }
 }
 

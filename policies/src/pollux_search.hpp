@@ -125,6 +125,7 @@ class Search {
     bool running;
     Row current;
     int max_gpus;
+    int current_gpus = 0;  // current.gpus(), set by prepare()
   };
 
   // `tables` holds the goodput tables; the caller keeps it from round to
@@ -141,6 +142,7 @@ class Search {
   // The GPU type a row is priced and memory-checked as: the least-memory
   // type of its nodes (type 0, the first GPU's, on a homogeneous cluster).
   int row_type(const Row& r) const {
+    if (types_.count() == 1) return 0;  // a homogeneous cluster: no node to look at
     int type = r.n > 0 ? types_.of_node(r.node[0]) : 0;
     for (int i = 1; i < r.n; ++i) type = types_.smaller(type, types_.of_node(r.node[i]));
     return type;

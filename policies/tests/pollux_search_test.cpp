@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <random>
 #include <string>
@@ -85,6 +87,133 @@ TEST(PolluxSearch, ScoredRowsGiveTheFitnessOfPricingEveryRowAgain) {
   EXPECT_GT(priced, 0);
   EXPECT_LT(priced, scored / 2);
   std::cout << "children priced " << priced << " of " << scored << " rows\n";
+}
+
+// Pollux's repair as its steps read (one distributed job per node, the
+// node and GPU caps, node capacity in job order, then the rows compacted),
+// one pass per step: what Search::repair, which folds them into fewer
+// passes, must leave, node order included.
+void reference_repair(const pollux::Search& search, pollux::Individual& ind) {
+  std::vector<bool> claimed(search.capacity().size(), false);
+  std::vector<int> used(search.capacity().size(), 0);
+  for (std::size_t j = 0; j < ind.rows.size(); ++j) {
+    pollux::Row& r = ind.rows[j];
+    bool changed = false;
+    if (r.n > 1) {
+      for (int i = 0; i < r.n;)
+        if (claimed[r.node[i]]) {
+          r.drop(i);
+          changed = true;
+        } else {
+          ++i;
+        }
+      for (int i = 0; i < r.n; ++i) claimed[r.node[i]] = true;
+    }
+    while (r.n > search.max_nodes()) {
+      r.drop(static_cast<int>(std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin()));
+      changed = true;
+    }
+    for (int over = r.gpus() - search.jobs[j].max_gpus; over > 0;) {
+      const int i = r.n - 1;
+      const int cut = std::min<int>(over, r.count[i]);
+      r.count[i] = static_cast<std::uint16_t>(r.count[i] - cut);
+      over -= cut;
+      r.compact();
+      changed = true;
+    }
+    for (int i = 0; i < r.n; ++i) {
+      const int room = search.capacity()[r.node[i]] - used[r.node[i]];
+      if (room < r.count[i]) {
+        r.count[i] = static_cast<std::uint16_t>(room);
+        changed = true;
+      }
+      used[r.node[i]] += r.count[i];
+    }
+    if (r.compact() || changed) r.scored = false;
+  }
+}
+
+// Pollux's fitness with p = -1 as its formula reads: every row priced, a
+// running job's speedup times its restart factor whenever its row is not
+// its current allocation.
+double reference_fitness(pollux::Search& search, const pollux::Individual& ind) {
+  double sum = 0;
+  for (std::size_t j = 0; j < ind.rows.size(); ++j) {
+    const pollux::Row& r = ind.rows[j];
+    double s = r.n > 0 ? search.speedup(j, r.n, r.gpus(), search.row_type(r)) : 0;
+    if (search.jobs[j].running && r.n > 0 && s > 0 && !r.same_as(search.jobs[j].current))
+      s *= search.jobs[j].restart_factor;
+    sum += 1.0 / (s + pollux::kSpeedupFloor);
+  }
+  return std::pow(sum / static_cast<double>(ind.rows.size()), -1.0);
+}
+
+bool same_rows(const pollux::Individual& a, const pollux::Individual& b) {
+  if (a.rows.size() != b.rows.size()) return false;
+  for (std::size_t j = 0; j < a.rows.size(); ++j) {
+    const pollux::Row& x = a.rows[j];
+    const pollux::Row& y = b.rows[j];
+    if (x.n != y.n || x.scored != y.scored) return false;
+    for (int i = 0; i < x.n; ++i)
+      if (x.node[i] != y.node[i] || x.count[i] != y.count[i]) return false;
+  }
+  return true;
+}
+
+TEST(PolluxSearch, RepairAndFitnessInFewerStepsLeaveWhatTheirPublishedStepsLeave) {
+  // 24 jobs, each running on up to 4 of 4 nodes x 4 T4 (so rows overlap
+  // and overfill nodes), children of crossover and mutation: Search::repair
+  // leaves every row, its node order and its scored flag as the published
+  // steps run one after the other leave them, and each child's fitness is
+  // the formula's, to the bit. Rows are often cut: a repair that skipped a
+  // node swapped into a dropped one's slot would differ, and so would a
+  // fitness that took a row with the current GPU count for the current row.
+  World w(4);
+  std::vector<JobSpec> specs;
+  for (int i = 0; i < 24; ++i) specs.push_back(job("j" + std::to_string(i), "cifar10", 128, 100000));
+  GoodputEstimator estimator;
+  estimator.use_topology(w.topology);
+  estimator.rings_on_any_gpu_type(true);
+  PolluxParams params;
+  Mt19937_64Blocks rng(11);
+  pollux::GoodputTables tables;
+  tables.begin_round(w.topology, estimator);
+  pollux::Search search(params, estimator, w.cluster, rng, tables);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    pollux::Search::Job j{i, &specs[i], 0, 1, 0.5, true, pollux::Row{}, 6};
+    std::vector<std::pair<NodeId, int>> row;
+    for (std::size_t k = 0; k < 1 + i % 4; ++k)
+      row.emplace_back(static_cast<NodeId>((i + k) % 4), 1 + (i + k) % 3);
+    j.current = pollux::Row::from(row);
+    search.jobs.push_back(j);
+  }
+  search.prepare();
+  std::vector<pollux::Individual> pool(6);
+  for (pollux::Individual& ind : pool) {
+    for (const pollux::Search::Job& j : search.jobs) ind.rows.push_back(j.current);
+    search.mutate(ind);
+    search.fitness(ind);
+  }
+  int rows_cut = 0;
+  pollux::Individual child;
+  for (int k = 0; k < 3000; ++k) {
+    const pollux::Individual& a = search.tournament(pool);
+    const pollux::Individual& b = search.tournament(pool);
+    search.crossover(a, b, child);
+    search.mutate(child);
+    for (pollux::Row& r : child.rows) r.scored = true;  // so that a repair's change shows
+    pollux::Individual expected = child;
+    reference_repair(search, expected);
+    search.repair(child);
+    ASSERT_TRUE(same_rows(child, expected)) << "child " << k;
+    for (const pollux::Row& r : child.rows) rows_cut += r.scored ? 0 : 1;
+    ASSERT_EQ(fresh_fitness(search, child), reference_fitness(search, child)) << "child " << k;
+    for (pollux::Row& r : child.rows) r.scored = false;  // its terms were not its own
+    search.fitness(child);
+    pool[static_cast<std::size_t>(k) % pool.size()] = child;
+  }
+  EXPECT_GT(rows_cut, 3000);  // the repairs had work to do
+  std::cout << "rows changed by repair: " << rows_cut << "\n";
 }
 
 TEST(PolluxSearch, GoodputTablesAreKeptPerModelAndEpochOnOneTopology) {
