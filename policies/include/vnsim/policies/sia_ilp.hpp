@@ -33,9 +33,9 @@ struct SiaIlpProblem {
   // true: one-type problems go to the exact knapsack (relative_gap and
   // max_bb_nodes do not apply there); false: CBC for every problem.
   bool knapsack = true;
-  // The knapsack's bound on jobs x (GPUs + 1) x configurations per job
-  // (about 1 ns each; its table takes at most 2 bytes per unit): above it,
-  // CBC.
+  // The knapsack's bound on jobs x (GPUs + 1) x configurations per job of
+  // its table, after the bound test has fixed the jobs it can (about 1 ns
+  // each; the table takes at most 2 bytes per unit): above it, CBC.
   double max_knapsack_work = 3e7;
 };
 
