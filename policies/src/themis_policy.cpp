@@ -19,7 +19,8 @@ constexpr double kTimeSlack = 1e-9;
 
 struct Bid {
   double rho;
-  double rho_wait;      // rho after waiting one more lease
+  double elapsed_s;     // since submission; with remaining_s, for rho after waiting a lease
+  double remaining_s;   // the job's estimate
   double gain_per_gpu;  // rise in log(rho) the job avoids by running this lease, per GPU
   PassCandidate candidate;
 };
@@ -44,9 +45,12 @@ bool before_by_gain(const Bid& a, const Bid& b) {
 // passed on, in their order, because the pass preempts them (lowest
 // priority first) and ignores queued jobs it does not choose. The pass's
 // decisions are the same as with every bid in order.
+// `rho_wait(bid)` is the bid's rho after waiting one more lease: only the
+// first round's kept bids need it, so it is computed for them alone.
+template <typename RhoWait>
 std::vector<Decision> auction(const SchedulerInput& input, std::vector<PassCandidate> ordered,
                               std::vector<Bid>& bids, double fairness_knob, PlacementStrategy& placement,
-                              std::size_t& ranked) {
+                              std::size_t& ranked, const RhoWait& rho_wait) {
   const double share = (1 - fairness_knob) * static_cast<double>(bids.size());
   const std::size_t first =
       std::min(bids.size(), std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(share - 1e-9))));
@@ -68,7 +72,7 @@ std::vector<Decision> auction(const SchedulerInput& input, std::vector<PassCandi
   auto rest_end = std::partition(mid, bids.end(), kept);
   for (auto it = bids.begin(); it != first_end; ++it)
     it->gain_per_gpu =
-        it->rho > 0 ? std::log(it->rho_wait / it->rho) / std::max(1, it->candidate.spec->gpus) : 0;
+        it->rho > 0 ? std::log(rho_wait(*it) / it->rho) / std::max(1, it->candidate.spec->gpus) : 0;
   int smallest = std::numeric_limits<int>::max();
   for (auto it = bids.begin(); it != first_end; ++it) smallest = std::min(smallest, it->candidate.spec->gpus);
   for (auto it = mid; it != rest_end; ++it) smallest = std::min(smallest, it->candidate.spec->gpus);
@@ -130,6 +134,12 @@ ThemisPolicy::JobMemo& ThemisPolicy::memo(JobIndex job) {
   return memos_[job];
 }
 
+double ThemisPolicy::counted_rho(double elapsed_s, double remaining_s, double alone_s, int gpus,
+                                 int cluster_gpus, int contention) {
+  ++rho_evaluations_;
+  return rho(elapsed_s, remaining_s, alone_s, gpus, cluster_gpus, contention);
+}
+
 std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
   if (input.view == nullptr) return {};
   const double now = input.now_s;
@@ -139,20 +149,27 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
                                ? std::min(input.view->cluster().gpu_count(), input.gpu_capacity)
                                : input.view->cluster().gpu_count();
   const int contention = static_cast<int>(input.running.size() + input.queued.size());
+  // Every memo this call reads, made once: the loops below index memos_
+  // directly (a size check per job and read was a visible share of a call
+  // on a long queue).
+  JobIndex last = 0;
+  for (const RunningJob& r : input.running) last = std::max(last, r.index);
+  for (const QueuedJob& q : input.queued) last = std::max(last, q.index);
+  if (contention > 0) memo(last);
 
   // The GPUs the auction can give (priority_pass: the cluster, or the
   // capacity when capped), after the leased jobs it walks first.
   int capacity = cluster_gpus;
   std::vector<PassCandidate> ordered;  // leased jobs first: they keep their GPUs
   for (const RunningJob& r : input.running)
-    if (memo(r.index).lease_end_s > now + kTimeSlack) {
+    if (memos_[r.index].lease_end_s > now + kTimeSlack) {
       ordered.push_back(PassCandidate{r.index, r.spec, kAnyGpuType, &r.placement});
       if (r.spec->gpus <= capacity) capacity -= r.spec->gpus;
     }
   // Every bidder's alone time comes from the first estimate seen (at
   // submission the engine's estimate covers the whole job).
   auto see = [&](JobIndex index, const JobSpec* spec, double remaining_s, double attained_gpu_s) -> JobMemo& {
-    JobMemo& m = memo(index);
+    JobMemo& m = memos_[index];
     if (m.alone_s < 0 && remaining_s >= 0) m.alone_s = remaining_s + attained_gpu_s / std::max(1, spec->gpus);
     return m;
   };
@@ -162,7 +179,7 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
     any_fits = any_fits || q.spec->gpus <= capacity;
   }
   for (const RunningJob& r : input.running)
-    if (memo(r.index).lease_end_s <= now + kTimeSlack)
+    if (memos_[r.index].lease_end_s <= now + kTimeSlack)
       see(r.index, r.spec, r.estimated_remaining_s, r.attained_gpu_s);
 
   // A queued job wider than the GPUs left after the leased jobs is never
@@ -176,10 +193,12 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
     auto bid = [&](JobIndex index, const JobSpec* spec, double remaining_s, PassCandidate candidate) {
       const JobMemo& m = memos_[index];
       const double elapsed = std::max(0.0, now - spec->submit_s);
-      const double r = rho(elapsed, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
-      const double r_wait =
-          rho(elapsed + params_.lease_s, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
-      return Bid{r, r_wait, 0, candidate};
+      const double r = counted_rho(elapsed, remaining_s, m.alone_s, spec->gpus, cluster_gpus, contention);
+      return Bid{r, elapsed, remaining_s, 0, candidate};
+    };
+    const auto rho_wait = [&](const Bid& b) {
+      return counted_rho(b.elapsed_s + params_.lease_s, b.remaining_s, memos_[b.candidate.index].alone_s,
+                         b.candidate.spec->gpus, cluster_gpus, contention);
     };
     for (const RunningJob& r : input.running)
       if (memos_[r.index].lease_end_s <= now + kTimeSlack)
@@ -188,7 +207,8 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
     for (const QueuedJob& q : input.queued)
       bids.push_back(bid(q.index, q.spec, q.estimated_remaining_s,
                          PassCandidate{q.index, q.spec, q.allowed_types, nullptr}));
-    out = auction(input, std::move(ordered), bids, params_.fairness_knob, *placement_, ranked_bids_);
+    out =
+        auction(input, std::move(ordered), bids, params_.fairness_knob, *placement_, ranked_bids_, rho_wait);
     ++auctions_;
   }
 
@@ -202,7 +222,7 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
   next_lease_end_s_ = std::numeric_limits<double>::infinity();
   for (const RunningJob& r : input.running) {
     if (preempted.count(r.index) != 0) continue;
-    JobMemo& m = memo(r.index);
+    JobMemo& m = memos_[r.index];
     if (m.lease_end_s <= now + kTimeSlack) m.lease_end_s = now + params_.lease_s;
     next_lease_end_s_ = std::min(next_lease_end_s_, m.lease_end_s);
   }

@@ -121,7 +121,8 @@ TEST(Themis, LeaseProtectsARunningJobUntilItEnds) {
 // ceil(0.2 x 40) = 8 worst (jobs 0..7); among them the gain per GPU,
 // log(1 + 600 / (elapsed + 1000)), is largest for the shortest wait, so
 // 7, 6, 5, 4 start. The auction orders only the 4 bids the 4 GPUs can take,
-// not the 40 (a counter, not a timer).
+// not the 40 (a counter, not a timer). rho is evaluated once per bid (40)
+// and, after one more lease, only for the 8 of the first round: 48, not 80.
 TEST(Themis, AuctionOrdersOnlyTheBidsTheFreeGpusCanTake) {
   World w;
   std::vector<JobSpec> jobs;
@@ -133,6 +134,29 @@ TEST(Themis, AuctionOrdersOnlyTheBidsTheFreeGpusCanTake) {
   ASSERT_EQ(out.size(), 4u);
   for (std::size_t i = 0; i < out.size(); ++i) EXPECT_EQ(std::get<StartJob>(out[i]).job, 7 - i);
   EXPECT_EQ(policy.ranked_bids(), 4u);
+  EXPECT_EQ(policy.rho_evaluations(), 48u);
+}
+
+// Two 1-GPU jobs fit the 4 GPUs; twenty 8-GPU jobs never do. 22 jobs on 4
+// GPUs: fair share 4/22, so a wide job's rho is about (1000 + 100) / (8000 x
+// 22 / 4) = 0.025 and a small one's about 1050 / 5500 = 0.19. The first round
+// is the ceil(0.2 x 22) = 5 worst: a, b and three wide jobs, of which only a
+// and b can be given GPUs, so rho after a lease is evaluated for them alone:
+// 22 + 2 = 24 evaluations, not 44. b waited less, so its gain is larger.
+TEST(Themis, RhoAfterALeaseOnlyForFirstRoundBidsThatFit) {
+  World w;
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 20; ++i) jobs.push_back(job("wide", 8, i));
+  jobs.push_back(job("a", 1, 50));
+  jobs.push_back(job("b", 1, 60));
+  ThemisPolicy policy;
+  SchedulerInput in = w.input(100);
+  for (std::size_t i = 0; i < jobs.size(); ++i) in.queued.push_back(QueuedJob{i, &jobs[i], 0, 1000});
+  const auto out = policy.decide(in);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 21u);
+  EXPECT_EQ(std::get<StartJob>(out[1]).job, 20u);
+  EXPECT_EQ(policy.rho_evaluations(), 24u);
 }
 
 // a and c hold 2 GPUs each of the 4, leased in turn; b wants all 4. At each

@@ -47,6 +47,10 @@ class ThemisPolicy : public Policy {
   // Calls that held an auction: none when no queued job fits the GPUs the
   // leased jobs leave (docs/PERFORMANCE.md).
   std::size_t auctions() const { return auctions_; }
+  // rho() evaluations: one per bid, and one more (rho after waiting a
+  // lease) only for the first round's bids the GPUs left can take
+  // (docs/PERFORMANCE.md).
+  std::size_t rho_evaluations() const { return rho_evaluations_; }
 
  private:
   struct JobMemo {
@@ -54,6 +58,8 @@ class ThemisPolicy : public Policy {
     double lease_end_s = -1;
   };
   JobMemo& memo(JobIndex job);
+  double counted_rho(double elapsed_s, double remaining_s, double alone_s, int gpus, int cluster_gpus,
+                     int contention);
 
   ThemisParams params_;
   std::unique_ptr<PlacementStrategy> placement_;
@@ -61,6 +67,7 @@ class ThemisPolicy : public Policy {
   double next_lease_end_s_ = std::numeric_limits<double>::infinity();
   std::size_t ranked_bids_ = 0;
   std::size_t auctions_ = 0;
+  std::size_t rho_evaluations_ = 0;
 };
 
 }  // namespace vnsim
