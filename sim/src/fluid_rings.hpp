@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "fluid_rings_links.hpp"
 #include "ring_job.hpp"
 #include "ring_timing.hpp"
 
@@ -41,15 +42,23 @@ class FluidRings final : public RingTiming {
     bool timed = false;  // its run is timed here now
     Placement placement;
     Loads loads;
-    double comm_stretch = 1;  // what contention does to its all-reduce now
+    std::vector<const simgrid::s4u::Link*> links;  // those of loads.per_link
+    double comm_stretch = 1;                       // what contention does to its all-reduce now
+    // Its slowest rank's compute per iteration next to its GPU co-tenants,
+    // kept until they change (speed_changed); < 0 until priced.
+    double compute_s = -1;
+    double overlap_fraction = 0;
   };
   void let_go(JobIndex job);
   // The route from one rank's host to the next one's (SimGrid's route_to),
   // kept per pair of hosts.
   const HopRoute& hop_route(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
 
-  std::vector<Ring> rings_;   // per job
-  std::set<JobIndex> timed_;  // the rings timed now, in index order
+  std::vector<Ring> rings_;                              // per job
+  RingLinkUsers<const simgrid::s4u::Link*> link_users_;  // of the timed rings
+  // Timed rings whose comm_stretch is not exactly 1: with the rings on a
+  // shared link, the only ones settle can change.
+  std::set<JobIndex> stretched_;
   // Keyed by the placement's GPUs in ring order and the gradient bytes.
   std::map<std::pair<std::vector<GpuId>, double>, Loads> loads_cache_;
   std::map<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>, HopRoute> routes_;
