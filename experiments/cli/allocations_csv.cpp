@@ -1,12 +1,8 @@
 #include "allocations_csv.hpp"
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cmath>
 #include <fstream>
-#include <stdexcept>
-#include <system_error>
 
 #include "vnsim/core/error.hpp"
 
@@ -73,17 +69,10 @@ void AllocationCsvStream::write_row(const AllocationEvent& e, const AllocationEv
       other->cause == AllocationCause::Resize && other->gpus.size() == e.gpus.size() &&
       sorted(other->gpus) != sorted(e.gpus))
     cause = "migrate";
-  // Millions of rows: the time is formatted in place ("%.6f", as fixed6,
-  // whose checks run only for a time that is not finite).
-  if (std::isfinite(e.time_s)) {
-    const double t = std::fabs(e.time_s) < 5e-7 ? 0.0 : e.time_s;  // never "-0.000000"
-    std::array<char, 64> buf{};
-    const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), t, std::chars_format::fixed, 6);
-    if (ec != std::errc()) throw std::logic_error("allocations.csv: cannot format a time");
-    out_.write(buf.data(), end - buf.data());
-  } else {
-    out_ << fixed6(e.time_s, "allocation of job '" + ids_.at(e.job) + "'");
-  }
+  // Millions of rows: the message naming the job is built only for a time
+  // that fixed6 will refuse (not finite).
+  out_ << fixed6(e.time_s,
+                 std::isfinite(e.time_s) ? std::string() : "allocation of job '" + ids_.at(e.job) + "'");
   out_ << ',' << quoted_ids_.at(e.job) << ',' << (e.taken ? "take" : "release") << ','
        << csv_field(interval_set(e.gpus)) << ',' << e.milli << ',' << cause << '\n';
   // A full disk fails the run now, not after hours more of simulation.
