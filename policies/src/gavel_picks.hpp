@@ -20,6 +20,7 @@ struct Pick {
   std::size_t pos;
   int type;
   double rate;                   // the job's steps/s on the type
+  int gpus;                      // the job's width (a pair's: one job's)
   std::size_t partner = kAlone;  // space sharing: the pair's other job (pos)
 };
 
@@ -29,25 +30,78 @@ struct Pick {
 // will most likely keep it, not on the lowest-numbered type).
 //
 // Calls take(pick) in that order until take returns false, and returns how
-// many it took. A heap rather than a sort: a round or a fill stops once no
-// GPUs are left for any job, which on a long queue is after a few of its
-// picks. Every key is unique (it holds the job, partner and type), so the
-// order is that of a full sort.
+// many it took. `room[type]` is the GPUs of the type a pick may still take;
+// take may only lower it. A pick wider than its type's room cannot be taken,
+// now or later in the call, so it is never handed to take: the picks are
+// kept in one heap per (type, width), and a heap whose width is over its
+// type's room is dropped whole. A round on a long queue otherwise popped
+// nearly every pick (a 1-GPU gap keeps the narrowest jobs in play while the
+// wide ones have no room), one heap operation each. Every key is unique (it
+// holds the job, partner and type), so the order of the picks handed to
+// take is that of a full sort.
 template <class Take>
-inline std::size_t take_in_order(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of, Take take) {
+inline std::size_t take_in_order(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of,
+                                 const std::vector<int>& room, Take take) {
   auto key = [&](const Pick& p) {
     const JobIndex second = p.partner == kAlone ? 0 : index_of[p.partner] + 1;
     return std::make_tuple(-p.priority, -p.x, index_of[p.pos], second, -p.rate, p.type);
   };
   auto after = [&](const Pick& a, const Pick& b) { return key(b) < key(a); };
-  auto end = picks.end();
-  std::make_heap(picks.begin(), end, after);
+  // Group by (type, width), each group a heap: a counting sort over the few
+  // kinds of pick (GPU types x job widths).
+  struct Group {
+    std::size_t begin, end;  // picks[begin, end) is the group's heap
+    int type, gpus;
+  };
+  std::vector<Group> groups;
+  std::vector<std::size_t> group_of(picks.size());
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < picks.size(); ++i) {
+    const Pick& p = picks[i];
+    if (groups.empty() || groups[last].type != p.type || groups[last].gpus != p.gpus) {
+      last = 0;
+      while (last < groups.size() && (groups[last].type != p.type || groups[last].gpus != p.gpus)) ++last;
+      if (last == groups.size()) groups.push_back(Group{0, 0, p.type, p.gpus});
+    }
+    group_of[i] = last;
+    ++groups[last].end;  // a count until the offsets below
+  }
+  std::size_t offset = 0;
+  for (Group& g : groups) {
+    g.begin = offset;
+    offset += g.end;
+    g.end = g.begin;
+  }
+  std::vector<Pick> grouped(picks.size());
+  for (std::size_t i = 0; i < picks.size(); ++i) grouped[groups[group_of[i]].end++] = picks[i];
+  picks.swap(grouped);
+  for (const Group& g : groups)
+    std::make_heap(picks.begin() + static_cast<std::ptrdiff_t>(g.begin),
+                   picks.begin() + static_cast<std::ptrdiff_t>(g.end), after);
+  // The groups by their best pick, best first.
+  auto group_after = [&](std::size_t a, std::size_t b) {
+    return after(picks[groups[a].begin], picks[groups[b].begin]);
+  };
+  std::vector<std::size_t> live(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) live[g] = g;
+  std::make_heap(live.begin(), live.end(), group_after);
   std::size_t taken = 0;
-  while (end != picks.begin()) {
-    std::pop_heap(picks.begin(), end, after);
-    --end;
+  while (!live.empty()) {
+    std::pop_heap(live.begin(), live.end(), group_after);
+    Group& g = groups[live.back()];
+    if (room[static_cast<std::size_t>(g.type)] < g.gpus) {
+      live.pop_back();  // no room for this width on this type any more
+      continue;
+    }
+    std::pop_heap(picks.begin() + static_cast<std::ptrdiff_t>(g.begin),
+                  picks.begin() + static_cast<std::ptrdiff_t>(g.end), after);
+    --g.end;
     ++taken;
-    if (!take(*end)) break;
+    if (!take(picks[g.end])) break;
+    if (g.end == g.begin)
+      live.pop_back();
+    else
+      std::push_heap(live.begin(), live.end(), group_after);
   }
   return taken;
 }

@@ -296,6 +296,32 @@ TEST(GavelPolicy, ARoundStopsRankingOnceTheGpusAreGivenOut) {
   EXPECT_EQ(policy.ranked_in_last_call(), 1u);
 }
 
+// A round hands no pick to the greedy once its width is over its type's
+// room (issue 21: with GPUs left for the narrowest job, every wider pick of
+// a long queue was popped and passed over). Four GPUs; three 4-GPU jobs and
+// a 1-GPU job (index 3). The 1-GPU job's X is the largest (1, the 4-GPU
+// jobs' 1/4 each: every job's throughput at the same multiple of its equal
+// share), priorities are X times the same factor, so it goes first and
+// leaves 3 GPUs: the three 4-GPU picks are then too wide and not ranked.
+// 1 pick ranked, not 4; only job 3 starts.
+TEST(GavelPolicy, ARoundSkipsPicksWiderThanTheirTypesRoom) {
+  const Cluster cluster(testing::test_cluster("v100-1x1x4"));
+  const Topology topology(cluster);
+  ClusterView view(cluster, topology);
+  const JobSpec a = cifar("a", 4), b = cifar("b", 4), c = cifar("c", 4), d = cifar("d", 1);
+  GavelPolicy policy;
+  SchedulerInput in;
+  in.view = &view;
+  in.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1},
+               QueuedJob{3, &d, 0, -1}};
+  const auto out = policy.decide(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 3u);
+  EXPECT_NEAR(policy.allocation_of(3)[0], 1.0, 1e-7);
+  EXPECT_NEAR(policy.allocation_of(0)[0], 0.25, 1e-7);
+  EXPECT_EQ(policy.ranked_in_last_call(), 1u);
+}
+
 // A reset of the time counters renews those of the jobs active then, not
 // of every job seen (issue 21: that grew with the trace). reset_s = 1000.
 // t = 0: jobs 0 and 1 get the pseudo-count (2 renewals), job 0 runs. By
