@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
-#include <tuple>
 #include <vector>
 
 #include "vnsim/policies/policy.hpp"
@@ -39,18 +38,37 @@ struct Pick {
 // wide ones have no room), one heap operation each. Every key is unique (it
 // holds the job, partner and type), so the order of the picks handed to
 // take is that of a full sort.
+// A pick's sort key, read once per pick instead of at every comparison.
+struct PickKey {
+  double priority, x;
+  JobIndex first, second;  // the job's index; the partner's + 1, or 0 alone
+  double rate;
+  int type, gpus;
+  std::size_t pick;  // in the caller's picks
+};
+
+// Whether a comes before b: higher priority, then higher allocation, then
+// lower indices, then faster, then lower type (each as a tuple compares).
+inline bool comes_before(const PickKey& a, const PickKey& b) {
+  if (a.priority > b.priority) return true;
+  if (b.priority > a.priority) return false;
+  if (a.x > b.x) return true;
+  if (b.x > a.x) return false;
+  if (a.first != b.first) return a.first < b.first;
+  if (a.second != b.second) return a.second < b.second;
+  if (a.rate > b.rate) return true;
+  if (b.rate > a.rate) return false;
+  return a.type < b.type;
+}
+
 template <class Take>
-inline std::size_t take_in_order(std::vector<Pick>& picks, const std::vector<JobIndex>& index_of,
+inline std::size_t take_in_order(const std::vector<Pick>& picks, const std::vector<JobIndex>& index_of,
                                  const std::vector<int>& room, Take take) {
-  auto key = [&](const Pick& p) {
-    const JobIndex second = p.partner == kAlone ? 0 : index_of[p.partner] + 1;
-    return std::make_tuple(-p.priority, -p.x, index_of[p.pos], second, -p.rate, p.type);
-  };
-  auto after = [&](const Pick& a, const Pick& b) { return key(b) < key(a); };
+  auto after = [](const PickKey& a, const PickKey& b) { return comes_before(b, a); };
   // Group by (type, width), each group a heap: a counting sort over the few
   // kinds of pick (GPU types x job widths).
   struct Group {
-    std::size_t begin, end;  // picks[begin, end) is the group's heap
+    std::size_t begin, end;  // keys[begin, end) is the group's heap
     int type, gpus;
   };
   std::vector<Group> groups;
@@ -72,15 +90,19 @@ inline std::size_t take_in_order(std::vector<Pick>& picks, const std::vector<Job
     offset += g.end;
     g.end = g.begin;
   }
-  std::vector<Pick> grouped(picks.size());
-  for (std::size_t i = 0; i < picks.size(); ++i) grouped[groups[group_of[i]].end++] = picks[i];
-  picks.swap(grouped);
+  std::vector<PickKey> keys(picks.size());
+  for (std::size_t i = 0; i < picks.size(); ++i) {
+    const Pick& p = picks[i];
+    keys[groups[group_of[i]].end++] =
+        PickKey{p.priority, p.x,    index_of[p.pos], p.partner == kAlone ? 0 : index_of[p.partner] + 1,
+                p.rate,     p.type, p.gpus,          i};
+  }
   for (const Group& g : groups)
-    std::make_heap(picks.begin() + static_cast<std::ptrdiff_t>(g.begin),
-                   picks.begin() + static_cast<std::ptrdiff_t>(g.end), after);
+    std::make_heap(keys.begin() + static_cast<std::ptrdiff_t>(g.begin),
+                   keys.begin() + static_cast<std::ptrdiff_t>(g.end), after);
   // The groups by their best pick, best first.
   auto group_after = [&](std::size_t a, std::size_t b) {
-    return after(picks[groups[a].begin], picks[groups[b].begin]);
+    return comes_before(keys[groups[b].begin], keys[groups[a].begin]);
   };
   std::vector<std::size_t> live(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) live[g] = g;
@@ -93,11 +115,11 @@ inline std::size_t take_in_order(std::vector<Pick>& picks, const std::vector<Job
       live.pop_back();  // no room for this width on this type any more
       continue;
     }
-    std::pop_heap(picks.begin() + static_cast<std::ptrdiff_t>(g.begin),
-                  picks.begin() + static_cast<std::ptrdiff_t>(g.end), after);
+    std::pop_heap(keys.begin() + static_cast<std::ptrdiff_t>(g.begin),
+                  keys.begin() + static_cast<std::ptrdiff_t>(g.end), after);
     --g.end;
     ++taken;
-    if (!take(picks[g.end])) break;
+    if (!take(picks[keys[g.end].pick])) break;
     if (g.end == g.begin)
       live.pop_back();
     else
