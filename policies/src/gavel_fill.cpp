@@ -84,17 +84,17 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input) {
     // after, in submission order, on any type they can use.
     for (int j = 0; j < types; ++j)
       if (a.throughput[j] > 0 && gpus <= free_of_type[j])
-        picks.push_back(Pick{prio[j], x_total, pos, j, a.throughput[j]});
+        picks.push_back(Pick{prio[j], x_total, pos, j, a.throughput[j], gpus});
     if (m.planned_type >= 0 && gpus <= free_of_type[static_cast<std::size_t>(m.planned_type)])
       picks.push_back(Pick{std::numeric_limits<double>::infinity(), x_total, pos, m.planned_type,
-                           a.throughput[static_cast<std::size_t>(m.planned_type)]});
+                           a.throughput[static_cast<std::size_t>(m.planned_type)], gpus});
   }
   if (picks.empty()) return {};
 
   std::vector<Decision> out;
   std::vector<char> started(candidates.size(), 0);
   FreeGpus free(*input.view, input.running);
-  ranked_ = take_in_order(picks, index_of, [&](const Pick& p) {
+  ranked_ = take_in_order(picks, index_of, free_of_type, [&](const Pick& p) {
     const Active& a = candidates[p.pos];
     if (started[p.pos] != 0 || free_of_type[p.type] < a.spec->gpus) return true;
     if (auto placement = place(free, a, p.type)) {

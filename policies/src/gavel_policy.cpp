@@ -158,10 +158,11 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
     priorities(active[pos], type_time, prio);
     for (int j = 0; j < types; ++j)
       if (prio[j] > 0)
-        picks.push_back(Pick{prio[j], memos_[active[pos].index].x[j], pos, j, active[pos].throughput[j]});
+        picks.push_back(Pick{prio[j], memos_[active[pos].index].x[j], pos, j, active[pos].throughput[j],
+                             active[pos].spec->gpus});
   }
   for (const PairPick& p : pair_picks(active, type_time))
-    picks.push_back(Pick{p.priority, p.x, p.pos, p.type, p.rate, p.partner_pos});
+    picks.push_back(Pick{p.priority, p.x, p.pos, p.type, p.rate, active[p.pos].spec->gpus, p.partner_pos});
 
   std::vector<int> capacity(types);
   for (int j = 0; j < types; ++j) capacity[j] = cluster.gpu_count_of_type(cluster.gpu_types()[j]);
@@ -191,7 +192,7 @@ std::vector<Decision> GavelPolicy::round(const SchedulerInput& input, const std:
   };
   ranked_ = 0;
   if (room_left())
-    ranked_ = take_in_order(picks, index_of, [&](const Pick& p) {
+    ranked_ = take_in_order(picks, index_of, capacity, [&](const Pick& p) {
       if (p.partner == kAlone)
         choose(p.pos, p.type);
       else

@@ -153,6 +153,25 @@ TEST(GavelLp, FinishTimeFairnessHalvesTheGpuForRhoOne) {
   EXPECT_GE(a.x[1][0], 1 / (2 * a.value) - 1e-6);
 }
 
+// One test's cluster (a test cluster by name), its topology and view, and
+// the inputs of its calls.
+struct Rig {
+  explicit Rig(const std::string& name)
+      : cluster(testing::test_cluster(name)), topology(cluster), view(cluster, topology) {}
+  // The input at `now` with these running and queued jobs.
+  SchedulerInput at(double now, std::vector<RunningJob> running, std::vector<QueuedJob> queued) {
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &view;
+    in.running = std::move(running);
+    in.queued = std::move(queued);
+    return in;
+  }
+  const Cluster cluster;
+  const Topology topology;
+  ClusterView view;
+};
+
 JobSpec cifar(const std::string& id, int gpus) {
   JobSpec j;
   j.id = id;
@@ -170,16 +189,11 @@ JobSpec cifar(const std::string& id, int gpus) {
 // 0.5/0.25 = 2, so job 0 is preempted and job 1 starts. Round t = 720:
 // 540 vs 540: tie again, job 0 back.
 TEST(GavelPolicy, RoundsAlternateTwoJobsOnOneGpuByPriority) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x1");
   const JobSpec a = cifar("a", 1), b = cifar("b", 1);
   GavelPolicy policy;
 
-  SchedulerInput in0;
-  in0.now_s = 0;
-  in0.view = &view;
-  in0.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  SchedulerInput in0 = rig.at(0, {}, {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}});
   const auto out0 = policy.decide(in0);
   ASSERT_EQ(out0.size(), 1u);
   EXPECT_EQ(std::get<StartJob>(out0[0]).job, 0u);
@@ -189,25 +203,19 @@ TEST(GavelPolicy, RoundsAlternateTwoJobsOnOneGpuByPriority) {
   ASSERT_TRUE(policy.next_timer_s(0).has_value());
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(0), 360);
 
-  view.allocate({0}, 0);
-  SchedulerInput in1;
-  in1.now_s = 360;
-  in1.view = &view;
-  in1.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 360, -1}};
-  in1.queued = {QueuedJob{1, &b, 0, -1}};
+  rig.view.allocate({0}, 0);
+  SchedulerInput in1 =
+      rig.at(360, {RunningJob{0, &a, Placement{{0}, {1}}, 0, 360, -1}}, {QueuedJob{1, &b, 0, -1}});
   const auto out1 = policy.decide(in1);
   ASSERT_EQ(out1.size(), 2u);
   EXPECT_EQ(std::get<PreemptJob>(out1[0]).job, 0u);
   EXPECT_EQ(std::get<StartJob>(out1[1]).job, 1u);
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(360), 720);
 
-  view.release({0}, 0);
-  view.allocate({0}, 1);
-  SchedulerInput in2;
-  in2.now_s = 720;
-  in2.view = &view;
-  in2.running = {RunningJob{1, &b, Placement{{0}, {1}}, 360, 360, -1}};
-  in2.queued = {QueuedJob{0, &a, 360, -1}};
+  rig.view.release({0}, 0);
+  rig.view.allocate({0}, 1);
+  SchedulerInput in2 =
+      rig.at(720, {RunningJob{1, &b, Placement{{0}, {1}}, 360, 360, -1}}, {QueuedJob{0, &a, 360, -1}});
   const auto out2 = policy.decide(in2);
   ASSERT_EQ(out2.size(), 2u);
   EXPECT_EQ(std::get<PreemptJob>(out2[0]).job, 1u);
@@ -218,39 +226,29 @@ TEST(GavelPolicy, RoundsAlternateTwoJobsOnOneGpuByPriority) {
 // allocation (only the time counters move), so it runs no LP; an arrival or
 // a completion solves again. Counted, not timed.
 TEST(GavelPolicy, ARoundWithTheSameJobsSolvesNoLp) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x1");
   const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
   GavelPolicy policy;
-  SchedulerInput in;
-  in.view = &view;
-  in.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  SchedulerInput in = rig.at(0, {}, {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}});
   ASSERT_EQ(policy.decide(in).size(), 1u);
   EXPECT_EQ(policy.solve_count(), 1u);
-  view.allocate({0}, 0);
+  rig.view.allocate({0}, 0);
   // Rounds at 360 s and 720 s with jobs 0 and 1 swapping the GPU.
   for (const double t : {360.0, 720.0}) {
     const bool a_runs = t == 360.0;
     const JobSpec& on = a_runs ? a : b;
     const JobSpec& off = a_runs ? b : a;
     const JobIndex on_i = a_runs ? 0 : 1, off_i = a_runs ? 1 : 0;
-    SchedulerInput round;
-    round.now_s = t;
-    round.view = &view;
-    round.running = {RunningJob{on_i, &on, Placement{{0}, {1}}, t - 360, 360, -1}};
-    round.queued = {QueuedJob{off_i, &off, 0, -1}};
+    SchedulerInput round = rig.at(t, {RunningJob{on_i, &on, Placement{{0}, {1}}, t - 360, 360, -1}},
+                                  {QueuedJob{off_i, &off, 0, -1}});
     ASSERT_EQ(policy.decide(round).size(), 2u) << "t=" << t;
     EXPECT_EQ(policy.solve_count(), 1u) << "t=" << t;
-    view.release({0}, on_i);
-    view.allocate({0}, off_i);
+    rig.view.release({0}, on_i);
+    rig.view.allocate({0}, off_i);
   }
   // A third job arrives by the round at 1080 s: a new job set, a new solve.
-  SchedulerInput round;
-  round.now_s = 1080;
-  round.view = &view;
-  round.running = {RunningJob{0, &a, Placement{{0}, {1}}, 720, 360, -1}};
-  round.queued = {QueuedJob{1, &b, 360, -1}, QueuedJob{2, &c, 0, -1}};
+  SchedulerInput round = rig.at(1080, {RunningJob{0, &a, Placement{{0}, {1}}, 720, 360, -1}},
+                                {QueuedJob{1, &b, 360, -1}, QueuedJob{2, &c, 0, -1}});
   policy.decide(round);
   EXPECT_EQ(policy.solve_count(), 2u);
 }
@@ -258,21 +256,14 @@ TEST(GavelPolicy, ARoundWithTheSameJobsSolvesNoLp) {
 // Between rounds a job that arrives is not given a preempted GPU: with the
 // GPU busy, an arrival at t = 100 changes nothing until the round at 360.
 TEST(GavelPolicy, NoPreemptionBetweenRounds) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x1");
   const JobSpec a = cifar("a", 1), b = cifar("b", 1);
   GavelPolicy policy;
-  SchedulerInput in0;
-  in0.view = &view;
-  in0.queued = {QueuedJob{0, &a, 0, -1}};
+  SchedulerInput in0 = rig.at(0, {}, {QueuedJob{0, &a, 0, -1}});
   ASSERT_EQ(policy.decide(in0).size(), 1u);
-  view.allocate({0}, 0);
-  SchedulerInput in1;
-  in1.now_s = 100;
-  in1.view = &view;
-  in1.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 100, -1}};
-  in1.queued = {QueuedJob{1, &b, 0, -1}};
+  rig.view.allocate({0}, 0);
+  SchedulerInput in1 =
+      rig.at(100, {RunningJob{0, &a, Placement{{0}, {1}}, 0, 100, -1}}, {QueuedJob{1, &b, 0, -1}});
   EXPECT_TRUE(policy.decide(in1).empty());
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(100), 360);
 }
@@ -281,18 +272,38 @@ TEST(GavelPolicy, NoPreemptionBetweenRounds) {
 // five queued 1-GPU jobs (X = 1/5 each, equal priorities, job 0 first):
 // after job 0's pick the GPU is given out and the other four are not ranked.
 TEST(GavelPolicy, ARoundStopsRankingOnceTheGpusAreGivenOut) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x1");
   std::vector<JobSpec> specs;
   for (int i = 0; i < 5; ++i) specs.push_back(cifar("j" + std::to_string(i), 1));
   GavelPolicy policy;
-  SchedulerInput in;
-  in.view = &view;
+  SchedulerInput in = rig.at(0, {}, {});
   for (JobIndex i = 0; i < specs.size(); ++i) in.queued.push_back(QueuedJob{i, &specs[i], 0, -1});
   const auto out = policy.decide(in);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(std::get<StartJob>(out[0]).job, 0u);
+  EXPECT_EQ(policy.ranked_in_last_call(), 1u);
+}
+
+// A round hands no pick to the greedy once its width is over its type's
+// room (issue 21: with GPUs left for the narrowest job, every wider pick of
+// a long queue was popped and passed over). Four GPUs; three 4-GPU jobs and
+// a 1-GPU job (index 3). The 1-GPU job's X is the largest (1, the 4-GPU
+// jobs' 1/4 each: every job's throughput at the same multiple of its equal
+// share), priorities are X times the same factor, so it goes first and
+// leaves 3 GPUs: the three 4-GPU picks are then too wide and not ranked.
+// 1 pick ranked, not 4; only job 3 starts.
+TEST(GavelPolicy, ARoundSkipsPicksWiderThanTheirTypesRoom) {
+  Rig rig("v100-1x1x4");
+  const JobSpec a = cifar("a", 4), b = cifar("b", 4), c = cifar("c", 4), d = cifar("d", 1);
+  GavelPolicy policy;
+  SchedulerInput in = rig.at(
+      0, {},
+      {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}, QueuedJob{3, &d, 0, -1}});
+  const auto out = policy.decide(in);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(std::get<StartJob>(out[0]).job, 3u);
+  EXPECT_NEAR(policy.allocation_of(3)[0], 1.0, 1e-7);
+  EXPECT_NEAR(policy.allocation_of(0)[0], 0.25, 1e-7);
   EXPECT_EQ(policy.ranked_in_last_call(), 1u);
 }
 
@@ -302,22 +313,15 @@ TEST(GavelPolicy, ARoundStopsRankingOnceTheGpusAreGivenOut) {
 // t = 1080 job 0 has ended and job 2 arrived: job 2's first call (1), then
 // the solve for the new job set resets (1080 >= 1000) jobs 1 and 2 (2).
 TEST(GavelPolicy, AResetRenewsOnlyTheActiveJobsCounters) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x1");
   const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
   GavelParams params;
   params.reset_s = 1000;
   GavelPolicy policy(params);
-  SchedulerInput in0;
-  in0.view = &view;
-  in0.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  SchedulerInput in0 = rig.at(0, {}, {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}});
   ASSERT_EQ(policy.decide(in0).size(), 1u);
   EXPECT_EQ(policy.time_counter_renewals(), 2u);
-  SchedulerInput in1;
-  in1.now_s = 1080;
-  in1.view = &view;
-  in1.queued = {QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}};
+  SchedulerInput in1 = rig.at(1080, {}, {QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}});
   ASSERT_EQ(policy.decide(in1).size(), 1u);
   EXPECT_EQ(policy.solve_count(), 2u);
   EXPECT_EQ(policy.time_counter_renewals(), 5u);
@@ -329,23 +333,16 @@ TEST(GavelPolicy, AResetRenewsOnlyTheActiveJobsCounters) {
 // t = 100, with 1 GPU free, of the queued 2-, 2- and 1-GPU jobs only the
 // 1-GPU job is a candidate (one type: one pick), and it starts.
 TEST(GavelPolicy, BetweenRoundsOnlyJobsThatFitAreRanked) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x4"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x4");
   const JobSpec wide = cifar("wide", 3), b = cifar("b", 2), c = cifar("c", 2), d = cifar("d", 1);
   GavelPolicy policy;
-  SchedulerInput in0;
-  in0.view = &view;
-  in0.queued = {QueuedJob{0, &wide, 0, -1}};
+  SchedulerInput in0 = rig.at(0, {}, {QueuedJob{0, &wide, 0, -1}});
   const auto first = policy.decide(in0);
   ASSERT_EQ(first.size(), 1u);
   const Placement placed = std::get<StartJob>(first[0]).placement;
-  view.allocate(placed.gpus, 0);
-  SchedulerInput in1;
-  in1.now_s = 100;
-  in1.view = &view;
-  in1.running = {RunningJob{0, &wide, placed, 0, 100, -1}};
-  in1.queued = {QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}, QueuedJob{3, &d, 0, -1}};
+  rig.view.allocate(placed.gpus, 0);
+  SchedulerInput in1 = rig.at(100, {RunningJob{0, &wide, placed, 0, 100, -1}},
+                              {QueuedJob{1, &b, 0, -1}, QueuedJob{2, &c, 0, -1}, QueuedJob{3, &d, 0, -1}});
   const auto out = policy.decide(in1);
   EXPECT_EQ(policy.ranked_in_last_call(), 1u);
   ASSERT_EQ(out.size(), 1u);
@@ -356,24 +353,17 @@ TEST(GavelPolicy, BetweenRoundsOnlyJobsThatFitAreRanked) {
 // sorted: P100 = 0, V100 = 1): with the V100 busy, a P100-only arrival
 // between rounds starts on a P100 and a V100-only one is not ranked.
 TEST(GavelPolicy, BetweenRoundsFreeGpusAreCountedPerTypeOnAMixedNode) {
-  const Cluster cluster(testing::test_cluster("sim-v100-p100-1x1x3"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
-  const GpuTypeMask p100 = cluster.type_mask("P100"), v100 = cluster.type_mask("V100");
+  Rig rig("sim-v100-p100-1x1x3");
+  const GpuTypeMask p100 = rig.cluster.type_mask("P100"), v100 = rig.cluster.type_mask("V100");
   const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 1);
   GavelPolicy policy;
-  SchedulerInput in0;
-  in0.view = &view;
-  in0.queued = {QueuedJob{0, &a, 0, -1, v100}};
+  SchedulerInput in0 = rig.at(0, {}, {QueuedJob{0, &a, 0, -1, v100}});
   const auto first = policy.decide(in0);
   ASSERT_EQ(first.size(), 1u);
   ASSERT_EQ(std::get<StartJob>(first[0]).placement.gpus, std::vector<GpuId>{0});
-  view.allocate({0}, 0);
-  SchedulerInput in1;
-  in1.now_s = 100;
-  in1.view = &view;
-  in1.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 100, -1}};
-  in1.queued = {QueuedJob{1, &b, 0, -1, v100}, QueuedJob{2, &c, 0, -1, p100}};
+  rig.view.allocate({0}, 0);
+  SchedulerInput in1 = rig.at(100, {RunningJob{0, &a, Placement{{0}, {1}}, 0, 100, -1}},
+                              {QueuedJob{1, &b, 0, -1, v100}, QueuedJob{2, &c, 0, -1, p100}});
   const auto out = policy.decide(in1);
   EXPECT_EQ(policy.ranked_in_last_call(), 1u);
   ASSERT_EQ(out.size(), 1u);
@@ -418,21 +408,18 @@ std::vector<Decision> decide_changed(GavelPolicy& policy, SchedulerInput in, std
 // settles job 0's alone, the start of the arrival in its GPU none; the round
 // at 360 settles each of the 4 running jobs once.
 TEST(GavelPolicy, BetweenRoundsAnEventSettlesOnlyTheJobsItChanges) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x4"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x4");
   std::vector<JobSpec> specs;
   for (int i = 0; i < 5; ++i) specs.push_back(cifar("j" + std::to_string(i), 1));
   GavelPolicy policy;
-  SchedulerInput in;
-  in.view = &view;
+  SchedulerInput in = rig.at(0, {}, {});
   for (JobIndex i = 0; i < 4; ++i) in.queued.push_back(QueuedJob{i, &specs[i], 0, -1});
   const auto first = decide_changed(policy, in, {0, 1, 2, 3});
   ASSERT_EQ(first.size(), 4u);
   in.queued.clear();
   for (const Decision& d : first) {
     const auto& start = std::get<StartJob>(d);
-    view.allocate(start.placement.gpus, start.job);
+    rig.view.allocate(start.placement.gpus, start.job);
     in.running.push_back(RunningJob{start.job, &specs[start.job], start.placement, 0, 0, -1});
   }
   EXPECT_TRUE(decide_changed(policy, in, {0, 1, 2, 3}).empty());
@@ -444,7 +431,7 @@ TEST(GavelPolicy, BetweenRoundsAnEventSettlesOnlyTheJobsItChanges) {
   EXPECT_EQ(policy.counter_settles(), settled);
 
   in.now_s = 20;
-  view.release(in.running[0].placement.gpus, in.running[0].index);
+  rig.view.release(in.running[0].placement.gpus, in.running[0].index);
   const JobIndex done = in.running[0].index;
   in.running.erase(in.running.begin());
   const auto filled = decide_changed(policy, in, {done});
@@ -452,7 +439,7 @@ TEST(GavelPolicy, BetweenRoundsAnEventSettlesOnlyTheJobsItChanges) {
   ASSERT_EQ(filled.size(), 1u);
   const auto& start = std::get<StartJob>(filled[0]);
   EXPECT_EQ(start.job, 4u);
-  view.allocate(start.placement.gpus, 4);
+  rig.view.allocate(start.placement.gpus, 4);
   in.queued.clear();
   in.running.push_back(RunningJob{4, &specs[4], start.placement, 20, 0, -1});
   EXPECT_TRUE(decide_changed(policy, in, {4}).empty());
@@ -469,18 +456,14 @@ TEST(GavelPolicy, BetweenRoundsAnEventSettlesOnlyTheJobsItChanges) {
 // 180 + 360 = 540 s against job 1's 180 s, so job 0 is preempted for job 1
 // (had its 360 s not been counted, the tie would keep job 0).
 TEST(GavelPolicy, ALazilyCountedJobIsPreemptedAtTheRound) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x1");
   const JobSpec a = cifar("a", 1), b = cifar("b", 1), c = cifar("c", 2);
   GavelPolicy policy;
-  SchedulerInput in;
-  in.view = &view;
-  in.queued = {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}};
+  SchedulerInput in = rig.at(0, {}, {QueuedJob{0, &a, 0, -1}, QueuedJob{1, &b, 0, -1}});
   const auto out0 = decide_changed(policy, in, {0, 1});
   ASSERT_EQ(out0.size(), 1u);
   EXPECT_EQ(std::get<StartJob>(out0[0]).job, 0u);
-  view.allocate({0}, 0);
+  rig.view.allocate({0}, 0);
   in.running = {RunningJob{0, &a, Placement{{0}, {1}}, 0, 0, -1}};
   in.queued = {QueuedJob{1, &b, 0, -1}};
   EXPECT_TRUE(decide_changed(policy, in, {0}).empty());
@@ -501,14 +484,10 @@ TEST(GavelPolicy, ALazilyCountedJobIsPreemptedAtTheRound) {
 }
 
 TEST(GavelPolicy, RejectsAJobNoTypeCanHold) {
-  const Cluster cluster(testing::test_cluster("v100-1x1x1"));
-  const Topology topology(cluster);
-  ClusterView view(cluster, topology);
+  Rig rig("v100-1x1x1");
   const JobSpec big = cifar("big", 2);
   GavelPolicy policy;
-  SchedulerInput in;
-  in.view = &view;
-  in.queued = {QueuedJob{0, &big, 0, -1}};
+  SchedulerInput in = rig.at(0, {}, {QueuedJob{0, &big, 0, -1}});
   const auto out = policy.decide(in);
   ASSERT_EQ(out.size(), 1u);
   const auto* reject = std::get_if<RejectJob>(&out[0]);

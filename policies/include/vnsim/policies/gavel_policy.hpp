@@ -59,8 +59,9 @@ class GavelPolicy : public Policy {
   // LP solves so far: a round whose job set is the last solve's solves none.
   std::size_t solve_count() const { return solves_; }
   // (job, type) picks the last call took in priority order: between rounds
-  // only queued jobs that fit in the GPUs free now are candidates, and a
-  // round or a fill stops once no type has room for the narrowest job.
+  // only queued jobs that fit in the GPUs free now are candidates, a pick
+  // wider than its type's room is passed over untaken (gavel_picks.hpp), and
+  // a round or a fill stops once no type has room for the narrowest job.
   std::size_t ranked_in_last_call() const { return ranked_; }
   // Gavel reads no running job's attained service or remaining time.
   bool reads_running_progress() const override { return false; }
