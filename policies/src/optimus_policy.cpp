@@ -70,26 +70,30 @@ std::vector<int> OptimusPolicy::allocate(const std::vector<Candidate>& jobs, int
       k[j] = 1;
       --left;
     }
-  // Max-heap on gain; ties to the earlier job.
-  using Entry = std::tuple<double, std::size_t>;
+  // Max-heap on gain; ties to the earlier job. A job has one entry in the
+  // heap at a time, so (gain, job) orders totally; the third element is
+  // the entry's place in pushed_.
+  using Entry = std::tuple<double, std::size_t, std::size_t>;
   auto worse = [](const Entry& a, const Entry& b) {
     return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
                                             : std::get<1>(a) > std::get<1>(b);
   };
   std::priority_queue<Entry, std::vector<Entry>, decltype(worse)> heap(worse);
+  // With no GPU left after the first pass nothing is popped, and the gains
+  // decide nothing: none is recorded.
+  const bool record = left > 0;
   auto push = [&](std::size_t j) {
     if (k[j] == 0 || k[j] + 1 > limit(j)) return;
     const double drop = time_on(j, k[j]) - time_on(j, k[j] + 1);
     const double gain = jobs[j].remaining_iterations * drop;
     if (!(gain > 0)) return;
-    heap.emplace(gain, j);
-    // With no GPU left after the first pass nothing is popped, and the
-    // gains decide nothing.
-    if (left > 0) pushed_.push_back(PushedGain{j, k[j], drop});
+    heap.emplace(gain, j, pushed_.size());
+    if (record) pushed_.push_back(PushedGain{j, k[j], drop, false});
   };
   for (std::size_t j = 0; j < jobs.size(); ++j) push(j);
   while (left > 0 && !heap.empty()) {
     const std::size_t j = std::get<1>(heap.top());
+    pushed_[std::get<2>(heap.top())].popped = true;
     heap.pop();
     ++k[j];
     --left;
@@ -110,23 +114,12 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   if (now < next_round_s_) return {};
   next_round_s_ = now + params_.interval_s;
   // Nothing changed since a quiet round but time: the running jobs'
-  // progress is counted, as the round would; if the greedy's gains are
-  // still in the quiet round's order, it would decide nothing again
+  // progress is counted, as the round would; if the greedy's gains would
+  // still give the GPUs it gave then, it would decide nothing again
   // (docs/PERFORMANCE.md, "Rounds with nothing changed").
-  // Where the gains keep changing places (many jobs sharing many GPUs),
-  // the check fails round after round and is tried again only after 1, 3,
-  // 7, ... up to 63 rounds: computing a round in full is exact either way.
   if (skip_quiet_rounds_ && quiet_unchanged(input)) {
     for (const RunningJob& r : input.running) count_progress(memo(r.index), now);
-    if (quiet_wait_ > 0) {
-      --quiet_wait_;
-    } else if (gains_in_quiet_order()) {
-      quiet_misses_ = 0;
-      return {};
-    } else {
-      quiet_misses_ = std::min(quiet_misses_ + 1, 6);
-      quiet_wait_ = (1 << quiet_misses_) - 1;
-    }
+    if (quiet_gains_pick_the_same()) return {};
   }
   ++full_rounds_;
   estimator_.use_topology(input.view->topology());
@@ -135,6 +128,7 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   const int per_node = cluster.max_gpus_per_node();
   if (times_topology_ != &input.view->topology() || times_type_ != gpu_type || times_per_node_ != per_node) {
     times_.clear();
+    ++times_generation_;
     times_topology_ = &input.view->topology();
     times_type_ = gpu_type;
     times_per_node_ = per_node;
@@ -175,11 +169,27 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     auto it = running.find(index[j]);
     if (it != running.end() && static_cast<int>(it->second->placement.gpus.size()) == k[j]) {
-      for (GpuId g : it->second->placement.gpus) --free_on[cluster.gpu(g).node];
-      const std::string& type =
-          types.name(types.of_nodes(gpus_per_node(cluster, it->second->placement.gpus)));
-      memo(index[j]).iteration_s =
-          estimator_.fixed_batch(*jobs[j].spec, type, nodes_for(k[j], per_node), k[j]).iteration_s;
+      // The type bounding its nodes (MemoryBoundTypes::of_nodes, folded
+      // over its GPUs: the same least-memory type without a per-node list).
+      int type = -1;
+      for (GpuId g : it->second->placement.gpus) {
+        const NodeId node = cluster.gpu(g).node;
+        --free_on[node];
+        type = type < 0 ? types.of_node(node) : types.smaller(type, types.of_node(node));
+      }
+      type = std::max(0, type);
+      // Its estimate is asked again only when its count or type changed:
+      // asking every kept job every round was a visible share of a round.
+      Memo& m = memo(index[j]);
+      if (m.kept_k != k[j] || m.kept_type != type || m.kept_generation != times_generation_) {
+        m.kept_iteration_s =
+            estimator_.fixed_batch(*jobs[j].spec, types.name(type), nodes_for(k[j], per_node), k[j])
+                .iteration_s;
+        m.kept_k = k[j];
+        m.kept_type = type;
+        m.kept_generation = times_generation_;
+      }
+      m.iteration_s = m.kept_iteration_s;
       continue;
     }
     to_place.push_back(j);
@@ -257,33 +267,43 @@ bool gain_before(double gain_a, std::size_t pos_a, int k_a, double gain_b, std::
 
 }  // namespace
 
-// The greedy compares only the gains it pushed, each the job's remaining
-// iterations times a fixed drop in iteration time; with the same jobs in
-// the same positions and each comparison between them giving the same
-// answer, it pops the same jobs in the same order and gives the same
-// counts. Checking that neighbours in the quiet round's order are still in
-// that order (exact products, as the greedy computes them) checks every
-// comparison, by transitivity.
-// The quiet round's order is sorted on first use: a round whose jobs
-// change at every round (an arrival a minute) never needs it.
-bool OptimusPolicy::gains_in_quiet_order() {
-  if (!quiet_sorted_) {
-    std::sort(quiet_gains_.begin(), quiet_gains_.end(), [](const QuietGain& a, const QuietGain& b) {
-      return gain_before(a.gain, a.pos, a.k, b.gain, b.pos, b.k);
-    });
-    quiet_sorted_ = true;
-  }
-  double previous = 0;
-  for (std::size_t i = 0; i < quiet_gains_.size(); ++i) {
-    const QuietGain& q = quiet_gains_[i];
+// With the same jobs in the same positions, the first pass gives the same
+// GPUs and leaves the same count L to the gains, and each job's steps are
+// pushed in the same order (k to k + 1 only after k - 1 to k was given).
+// The quiet round gave L steps, P (popped), and left one step per job on
+// the heap, U (pushed, not popped). If every step of P now comes before
+// every step of U in the heap's order, the greedy gives exactly P again:
+// until P is used up, each job's next step on the heap is of P or, once
+// its steps of P are given, of U, so the top is always of P; after L pops
+// no GPU is left. So the counts, and the round's decisions, are the quiet
+// round's. The gains are the products the greedy computes (remaining
+// iterations x the drop it pushed), so the comparisons are exact; one pass
+// finds P's last step and U's first: O(gains pushed), no sort. Only the
+// order across P and U matters: steps swapping places inside P or inside
+// U (thousands of jobs sharing a few GPUs left by the first pass) change
+// nothing.
+bool OptimusPolicy::quiet_gains_pick_the_same() const {
+  const QuietGain* last_popped = nullptr;
+  double last_popped_gain = 0;
+  const QuietGain* first_left = nullptr;
+  double first_left_gain = 0;
+  for (const QuietGain& q : quiet_gains_) {
     const double gain = memos_[q.job].remaining_iterations * q.drop;
-    if (i > 0) {
-      const QuietGain& p = quiet_gains_[i - 1];
-      if (!gain_before(previous, p.pos, p.k, gain, q.pos, q.k)) return false;
+    if (q.popped) {
+      if (last_popped == nullptr ||
+          gain_before(last_popped_gain, last_popped->pos, last_popped->k, gain, q.pos, q.k)) {
+        last_popped = &q;
+        last_popped_gain = gain;
+      }
+    } else if (first_left == nullptr ||
+               gain_before(gain, q.pos, q.k, first_left_gain, first_left->pos, first_left->k)) {
+      first_left = &q;
+      first_left_gain = gain;
     }
-    previous = gain;
   }
-  return true;
+  if (last_popped == nullptr || first_left == nullptr) return true;
+  return gain_before(last_popped_gain, last_popped->pos, last_popped->k, first_left_gain, first_left->pos,
+                     first_left->k);
 }
 
 // A round that decided nothing, with every job given GPUs already running
@@ -311,11 +331,8 @@ void OptimusPolicy::remember_if_quiet(const SchedulerInput& input, const std::ve
     quiet_gpus_.insert(quiet_gpus_.end(), r.placement.gpus.begin(), r.placement.gpus.end());
     quiet_gpus_end_.push_back(quiet_gpus_.size());
   }
-  for (const PushedGain& g : pushed_) {
-    const JobIndex job = index[g.pos];
-    quiet_gains_.push_back(QuietGain{job, g.pos, g.k, g.drop, memos_[job].remaining_iterations * g.drop});
-  }
-  quiet_sorted_ = false;
+  for (const PushedGain& g : pushed_)
+    quiet_gains_.push_back(QuietGain{index[g.pos], g.pos, g.k, g.drop, g.popped});
 }
 
 std::optional<double> OptimusPolicy::next_timer_s(double now_s) const {

@@ -129,6 +129,13 @@ double ThemisPolicy::rho(double elapsed_s, double remaining_s, double alone_s, i
   return (elapsed_s + remaining_s) / t_alone;
 }
 
+double ThemisPolicy::lease_end(double now_s) const {
+  if (!params_.aligned_leases) return now_s + params_.lease_s;
+  // The grid point nearest to now + lease_s, as k x lease_s: leases ending
+  // in the same period end at the same double, so one call auctions them.
+  return params_.lease_s * std::floor((now_s + params_.lease_s) / params_.lease_s + 0.5);
+}
+
 ThemisPolicy::JobMemo& ThemisPolicy::memo(JobIndex job) {
   if (memos_.size() <= job) memos_.resize(job + 1);
   return memos_[job];
@@ -216,14 +223,14 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
   // them for another lease.
   std::set<JobIndex> preempted;
   for (const Decision& d : out) {
-    if (const auto* s = std::get_if<StartJob>(&d)) memo(s->job).lease_end_s = now + params_.lease_s;
+    if (const auto* s = std::get_if<StartJob>(&d)) memo(s->job).lease_end_s = lease_end(now);
     if (const auto* p = std::get_if<PreemptJob>(&d)) preempted.insert(p->job);
   }
   next_lease_end_s_ = std::numeric_limits<double>::infinity();
   for (const RunningJob& r : input.running) {
     if (preempted.count(r.index) != 0) continue;
     JobMemo& m = memos_[r.index];
-    if (m.lease_end_s <= now + kTimeSlack) m.lease_end_s = now + params_.lease_s;
+    if (m.lease_end_s <= now + kTimeSlack) m.lease_end_s = lease_end(now);
     next_lease_end_s_ = std::min(next_lease_end_s_, m.lease_end_s);
   }
   for (const Decision& d : out)
@@ -249,6 +256,9 @@ const PolicyRegistration kThemis(
         .number("fairness_knob", &ThemisParams::fairness_knob,
                 "f: GPUs go first to the 1-f fraction of jobs with the worst rho", {0, 1, false, true})
         .number("lease_s", &ThemisParams::lease_s, "lease length in seconds", NumberRange::positive())
+        .choice("aligned_leases", &ThemisParams::aligned_leases, {{"off", false}, {"on", true}},
+                "on: leases end on the grid of multiples of lease_s (nearest point), one auction per "
+                "period; off: lease_s after each lease began")
         .placement(&ThemisParams::placement, &ThemisParams::seed),
     [](const ThemisParams& p) { return std::make_unique<ThemisPolicy>(p); });
 }  // namespace

@@ -1,6 +1,7 @@
 // Themis: rho, the fairness knob and leases on one 4-GPU node, by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <variant>
 #include <vector>
 
@@ -165,7 +166,9 @@ TEST(Themis, RhoAfterALeaseOnlyForFirstRoundBidsThatFit) {
 TEST(Themis, ALeaseEndNoQueuedJobFitsHoldsNoAuction) {
   World w;
   const JobSpec a = job("a", 2, 0), c = job("c", 2, 100), b = job("b", 4, 200);
-  ThemisPolicy policy;  // lease 600 s
+  ThemisParams params;  // lease 600 s, each lease its own end (a and c end apart)
+  params.aligned_leases = false;
+  ThemisPolicy policy(params);
   SchedulerInput in0 = w.input(0);
   in0.queued = {QueuedJob{0, &a, 0, 5000}};
   ASSERT_EQ(policy.decide(in0).size(), 1u);
@@ -187,6 +190,60 @@ TEST(Themis, ALeaseEndNoQueuedJobFitsHoldsNoAuction) {
   EXPECT_EQ(policy.auctions(), 2u);
   ASSERT_TRUE(policy.next_timer_s(1200).has_value());
   EXPECT_DOUBLE_EQ(*policy.next_timer_s(1200), 1300);
+}
+
+// Five 1-GPU jobs of 10,000 s arrive at 0, 100, ..., 400 on 4 GPUs, so one
+// always waits; the engine's part is played here: decide() at arrivals and
+// at the policy's timer, until 3,000 s. Returns the times of the timer calls.
+std::vector<double> lease_end_calls(bool aligned) {
+  World w;
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 5; ++i) jobs.push_back(job("j", 1, 100.0 * i));
+  ThemisParams params;
+  params.aligned_leases = aligned;
+  ThemisPolicy policy(params);
+  std::vector<RunningJob> running;
+  std::vector<double> timer_calls;
+  std::size_t arrived = 0;
+  double now = 0;
+  while (now <= 3000) {
+    while (arrived < jobs.size() && jobs[arrived].submit_s <= now) ++arrived;
+    SchedulerInput in = w.input(now);
+    in.running = running;
+    for (JobIndex i = 0; i < arrived; ++i)
+      if (std::none_of(running.begin(), running.end(), [&](const RunningJob& r) { return r.index == i; }))
+        in.queued.push_back(QueuedJob{i, &jobs[i], 0, 10000});
+    for (const Decision& d : policy.decide(in)) {
+      if (const auto* p = std::get_if<PreemptJob>(&d)) {
+        const auto it = std::find_if(running.begin(), running.end(),
+                                     [&](const RunningJob& r) { return r.index == p->job; });
+        w.view.release(it->placement.gpus, it->index);
+        running.erase(it);
+      }
+      if (const auto* st = std::get_if<StartJob>(&d)) {
+        w.view.allocate(st->placement.gpus, st->job);
+        running.push_back(RunningJob{st->job, &jobs[st->job], st->placement, now, 0, 10000});
+      }
+    }
+    const double next_arrival = arrived < jobs.size() ? jobs[arrived].submit_s : 1e300;
+    const double timer = policy.next_timer_s(now).value_or(1e300);
+    if (timer < next_arrival) timer_calls.push_back(timer);
+    now = std::min(next_arrival, timer);
+  }
+  return timer_calls;
+}
+
+// Leases begun at 0, 100, 200 and 300 (on the 4 GPUs) end on their own,
+// 600 to 900, and so do those that follow them on each GPU: four calls per
+// 600 s. Aligned, each ends at the multiple of 600 nearest to its start +
+// 600 (600, 600, 600 and 1,200: 900 is halfway, rounded up), and a lease
+// begun or renewed at a multiple of 600 ends 600 later: one call per
+// period. (The last call listed is the first after 3,000.)
+TEST(Themis, AlignedLeasesEndingInAPeriodAreAuctionedInOneCall) {
+  EXPECT_EQ(lease_end_calls(false),
+            (std::vector<double>{600, 700, 800, 900, 1200, 1300, 1400, 1500, 1800, 1900, 2000, 2100, 2400,
+                                 2500, 2600, 2700, 3000, 3100}));
+  EXPECT_EQ(lease_end_calls(true), (std::vector<double>{600, 1200, 1800, 2400, 3000, 3600}));
 }
 
 TEST(Themis, RejectsBadParameters) {

@@ -45,8 +45,9 @@ class OptimusPolicy : public Policy {
 
   GoodputEstimator& estimator() { return estimator_; }
   // Rounds computed in full so far; a round whose jobs and placements are
-  // those of a quiet round (below) and whose gains keep that round's order
-  // is not computed again.
+  // those of a quiet round (below) and whose gains still put every GPU the
+  // greedy gave there ahead of every step it did not give is not computed
+  // again.
   std::size_t full_rounds() const { return full_rounds_; }
   // Off: every round is computed in full (for tests that compare the two).
   void skip_quiet_rounds(bool on) { skip_quiet_rounds_ = on; }
@@ -56,11 +57,17 @@ class OptimusPolicy : public Policy {
     double remaining_iterations = -1;  // -1 until first seen
     double iteration_s = 0;            // estimate in its current allocation; 0 when not running
     double last_update_s = 0;
+    // A kept job's estimate on its GPUs: count, type and the times_
+    // generation it was asked for.
+    int kept_k = 0;
+    int kept_type = -1;
+    std::size_t kept_generation = 0;
+    double kept_iteration_s = 0;
   };
   Memo& memo(JobIndex job);
   void count_progress(Memo& m, double now) const;
   bool quiet_unchanged(const SchedulerInput& input) const;
-  bool gains_in_quiet_order();
+  bool quiet_gains_pick_the_same() const;
   void remember_if_quiet(const SchedulerInput& input, const std::vector<JobIndex>& index, bool decided);
 
   // A job's iteration time on n GPUs (index n; -1 not yet asked) and its
@@ -79,26 +86,29 @@ class OptimusPolicy : public Policy {
   std::string times_type_;
   int times_per_node_ = 0;
   std::unordered_map<const JobSpec*, JobTimes> times_;
+  std::size_t times_generation_ = 0;  // bumped when times_ is cleared
   std::vector<Memo> memos_;
   double next_round_s_ = -std::numeric_limits<double>::infinity();
   std::size_t full_rounds_ = 0;
   std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
   // A gain the last allocate() pushed: job at `pos`, from k to k + 1 GPUs,
-  // whose iteration time drops by `drop`.
+  // whose iteration time drops by `drop`; `popped` when the greedy gave
+  // that GPU.
   struct PushedGain {
     std::size_t pos;
     int k;
     double drop;
+    bool popped;
   };
   std::vector<PushedGain> pushed_;
   // A quiet round: the last full round, which decided nothing. Its queue,
-  // running jobs and placements, and its pushed gains (sorted on first use).
+  // running jobs and placements, and its pushed gains.
   struct QuietGain {
     JobIndex job;
     std::size_t pos;
     int k;
     double drop;
-    double gain;  // in the quiet round
+    bool popped;
   };
   bool skip_quiet_rounds_ = true;
   bool quiet_ = false;
@@ -106,10 +116,7 @@ class OptimusPolicy : public Policy {
   std::vector<JobIndex> quiet_running_;
   std::vector<GpuId> quiet_gpus_;            // the running jobs' GPUs, one after another
   std::vector<std::size_t> quiet_gpus_end_;  // where each running job's GPUs end in quiet_gpus_
-  std::vector<QuietGain> quiet_gains_;       // in the greedy's order once quiet_sorted_
-  bool quiet_sorted_ = false;
-  int quiet_misses_ = 0;  // order checks failed in a row
-  int quiet_wait_ = 0;    // quiet rounds left to compute in full before checking again
+  std::vector<QuietGain> quiet_gains_;
 };
 
 }  // namespace vnsim
