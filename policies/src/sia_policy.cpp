@@ -364,11 +364,29 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   // Goodput matrix, row-normalised, with the restart factor
   // max(age - N S, 0) / (age + S) of the ages at time `at` on every
   // configuration but a running job's current one.
+  // A queued job's row has no restart factor: queued jobs with the same raw
+  // row have the same values, and share a row class (SiaIlpProblem).
+  problem.row_class.assign(active.size(), SiaIlpProblem::kNoClass);
+  {
+    std::map<const std::vector<double>*, std::size_t> class_of;
+    for (std::size_t i = 0; i < active.size(); ++i)
+      if (active[i].running == nullptr)
+        problem.row_class[i] = class_of.try_emplace(keys[i].row, class_of.size()).first->second;
+  }
   auto values_at = [&](double at) {
     std::vector<std::vector<double>> values;
     values.reserve(active.size());
+    std::vector<std::size_t> first_of_class;
     for (std::size_t i = 0; i < active.size(); ++i) {
       const Active& a = active[i];
+      const std::size_t k = problem.row_class[i];
+      if (k != SiaIlpProblem::kNoClass) {
+        if (k < first_of_class.size()) {
+          values.push_back(values[first_of_class[k]]);
+          continue;
+        }
+        first_of_class.push_back(i);  // classes are numbered in job order
+      }
       std::vector<double> row = *keys[i].row;
       double smallest = 0;
       for (double v : row)

@@ -128,6 +128,40 @@ TEST(SiaIlp, MatchesBruteForceWithRepeatedRowsAndDominatedConfigurations) {
   }
 }
 
+TEST(SiaIlp, RowClassesGiveTheSameAnswerAndAreNotLookedAtAgain) {
+  // The random problems of the test above, each job's pool row as its row
+  // class: the same answer as without classes.
+  std::mt19937_64 rng(7);
+  auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  for (int trial = 0; trial < 40; ++trial) {
+    SiaIlpProblem p = two_types();
+    p.p = trial % 2 == 0 ? -0.5 : 0.5;
+    std::vector<std::vector<double>> pool(2);
+    for (std::vector<double>& row : pool)
+      for (std::size_t c = 0; c < p.configs.size(); ++c) row.push_back(u01() < 0.15 ? 0.0 : 1 + 3 * u01());
+    for (int j = 0; j < 4; ++j) {
+      const std::size_t k = u01() < 0.5 ? 0 : 1;
+      p.value.push_back(pool[k]);
+      p.row_class.push_back(j == 3 ? SiaIlpProblem::kNoClass : k);
+    }
+    const std::vector<int> with = solve_sia_ilp(p);
+    p.row_class.clear();
+    EXPECT_EQ(with, solve_sia_ilp(p)) << "trial " << trial;
+  }
+  // A class's later jobs are grouped with its first job without their rows
+  // being priced again: the second job's (contract-breaking) row is never
+  // read. Priced as the first job's row (t0x1 -0.1, t0x2 1.5^-0.5 - 1.1 =
+  // -0.2835, type 0 only), the two jobs share 2 GPUs of type 0: one on t0x2
+  // beats both on t0x1 (-0.2). Priced as its own row, the second job takes
+  // t1x4 (4^-0.5 - 1.1 = -0.6).
+  SiaIlpProblem p = two_types();
+  p.value = {{1, 1.5, 0, 0, 0}, {0, 0, 1, 1.5, 4}};
+  p.row_class = {0, 0};
+  EXPECT_EQ(solve_sia_ilp(p), (std::vector<int>{1, -1}));
+  p.row_class.clear();
+  EXPECT_EQ(solve_sia_ilp(p), (std::vector<int>{1, 4}));
+}
+
 TEST(SiaIlp, JobsWhoseBestConfigurationsAllFitTakeThem) {
   // Capacity 8 + 16 holds any four jobs' best configurations (at most 4 GPUs
   // each), so each job takes its cheapest configuration: the brute force's

@@ -8,6 +8,7 @@
 // type it is a multiple-choice knapsack, solved exactly by dynamic
 // programming over the GPUs used (policies/src/sia_knapsack.hpp); otherwise,
 // or when that table would be too large, with COIN-OR CBC.
+#include <cstddef>
 #include <vector>
 
 namespace vnsim {
@@ -22,6 +23,11 @@ struct SiaIlpProblem {
   std::vector<SiaConfig> configs;
   std::vector<int> capacity;               // GPUs per type
   std::vector<std::vector<double>> value;  // [job][config]: normalised goodput; <= 0: not allowed
+  // Optional, one per job: jobs of one class (other than kNoClass) have
+  // equal value rows, so their costs are computed and grouped once. Empty:
+  // every job's row is looked at.
+  static constexpr std::size_t kNoClass = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> row_class;
   double p = -0.5;
   double no_allocation_penalty = 1.1;
   // > 0: CBC stops once its incumbent is within this fraction of the best
