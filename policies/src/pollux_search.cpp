@@ -38,8 +38,39 @@ void Search::prepare() {
       }
     }
     table_of_.push_back(&tables_.cells(key));
+    j.key = std::move(key);
   }
   tables_.forget_others();
+  for (Job& j : jobs) j.current_scored = j.current;
+}
+
+void Search::price_current_rows() {
+  // Priced once here instead of at every copy: a row the pricing changes
+  // (GPUs the job cannot use) stays unscored, so that repair still sees
+  // the row as it is.
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    Row r = jobs[j].current;
+    price(j, r);
+    jobs[j].current_scored = r.n == jobs[j].current.n ? r : jobs[j].current;
+  }
+}
+
+void Search::price(std::size_t j, Row& r) {
+  const int gpus = r.gpus();
+  double s = speedup(j, r.n, gpus, row_type(r));
+  if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
+  // Another GPU count is another allocation: same_as() only for rows
+  // that hold as many GPUs as the current one.
+  if (jobs[j].running && r.n > 0 && (gpus != jobs[j].current_gpus || !r.same_as(jobs[j].current)))
+    s *= jobs[j].restart_factor;
+  if (params_.p == 0)
+    r.term = std::log(s + kSpeedupFloor);
+  else if (params_.p == -1)
+    r.term = 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
+  else
+    r.term = std::pow(s + kSpeedupFloor, params_.p);
+  r.scored = true;
+  ++rows_priced_;
 }
 
 double Search::fitness(Individual& ind) {
@@ -47,23 +78,7 @@ double Search::fitness(Individual& ind) {
   double log_sum = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     Row& r = ind.rows[j];
-    if (!r.scored) {
-      const int gpus = r.gpus();
-      double s = speedup(j, r.n, gpus, row_type(r));
-      if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
-      // Another GPU count is another allocation: same_as() only for rows
-      // that hold as many GPUs as the current one.
-      if (jobs[j].running && r.n > 0 && (gpus != jobs[j].current_gpus || !r.same_as(jobs[j].current)))
-        s *= jobs[j].restart_factor;
-      if (params_.p == 0)
-        r.term = std::log(s + kSpeedupFloor);
-      else if (params_.p == -1)
-        r.term = 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
-      else
-        r.term = std::pow(s + kSpeedupFloor, params_.p);
-      r.scored = true;
-      ++rows_priced_;
-    }
+    if (!r.scored) price(j, r);
     // Summed in job order whether priced now or copied: the same bits as
     // pricing every row again.
     if (params_.p == 0)
@@ -89,7 +104,7 @@ void Search::mutate(Individual& ind) {
     Row& r = ind.rows[j];
     const double u = uniform01(rng_);
     if (u < 0.1) {
-      r = jobs[j].current;  // unscored: jobs[j].current never is
+      r = jobs[j].current_scored;  // its term as fitness() would price it
     } else if (u < 0.2) {
       bool dropped = false;
       for (int i = 0; i < r.n; ++i)

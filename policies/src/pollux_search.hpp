@@ -126,7 +126,38 @@ class Search {
     Row current;
     int max_gpus;
     int current_gpus = 0;  // current.gpus(), set by prepare()
+    // Set by price_current_rows(): the current row with its term when
+    // pricing leaves it as it is (a job that can use its GPUs; else the
+    // unscored current row), so that mutation's "back to the current allocation" and the
+    // seeds copy a priced row; and the key of its goodput table.
+    Row current_scored{};
+    TableKey key{};
   };
+
+  // What a job's fitness term reads besides its row: equal inputs give
+  // every row the same term, to the bit, so a row of the last search's
+  // population keeps its term in this one (PolluxPolicy::decide).
+  struct TermInputs {
+    TableKey key{};
+    long tables_generation = 0;
+    double base_goodput = 0;
+    int max_gpus = 0;
+    bool running = false;
+    double restart_factor = 0;  // read only for a running job's moved rows
+    Row current;                // idem
+    bool same_terms_as(const TermInputs& o) const {
+      if (tables_generation != o.tables_generation || base_goodput != o.base_goodput ||
+          max_gpus != o.max_gpus || running != o.running || !(key == o.key))
+        return false;
+      return !running || (restart_factor == o.restart_factor && current.gpus() == o.current.gpus() &&
+                          current.same_as(o.current));
+    }
+  };
+  TermInputs term_inputs(std::size_t j) const {
+    const Job& job = jobs[j];
+    return TermInputs{job.key,     tables_.generation(), job.base_goodput, job.max_gpus,
+                      job.running, job.restart_factor,   job.current};
+  }
 
   // `tables` holds the goodput tables; the caller keeps it from round to
   // round (begin_round() called for this round).
@@ -170,6 +201,9 @@ class Search {
   // After `jobs` is filled: each job's goodput table, kept from earlier
   // rounds where its key is the same.
   void prepare();
+  // Before a search: each job's current_scored with its term (prepare()
+  // leaves it unscored).
+  void price_current_rows();
 
   // The generalised mean of the rows' speedups (restart factor included),
   // into ind.fitness. Only the rows not scored yet are priced.
@@ -177,6 +211,9 @@ class Search {
   // Rows fitness() has priced so far (the others reused their term).
   long rows_priced() const { return rows_priced_; }
   long rows_scored() const { return rows_scored_; }  // rows fitness() summed
+  // Row `r` of job j priced: its term, `scored` set; a row whose GPUs the
+  // job cannot use is emptied first.
+  void price(std::size_t j, Row& r);
 
   // Into `child`, whose rows buffer is reused across generations.
   void crossover(const Individual& a, const Individual& b, Individual& child);
