@@ -17,6 +17,10 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
     throw InputError("pollux: the cluster has " + std::to_string(cluster.node_count()) +
                      " nodes; its search indexes at most " + std::to_string(kMaxSearchNodes));
   for (const NodeInfo& n : cluster.nodes()) {
+    if (n.gpu_count > kMaxSearchNodeGpus)
+      throw InputError("pollux: node " + std::to_string(n.id) + " has " + std::to_string(n.gpu_count) +
+                       " GPUs; its search counts at most " + std::to_string(kMaxSearchNodeGpus) +
+                       " per node");
     capacity_.push_back(n.gpu_count);
     node_use_.push_back(NodeUse{0, 0, 0, n.gpu_count});
   }
@@ -131,7 +135,7 @@ void Search::mutate(Individual& ind) {
         const int cap = capacity_[r.node[slot]];
         const int lo = r.count[slot];
         const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
-        r.count[slot] = static_cast<std::uint16_t>(raised);
+        r.count[slot] = static_cast<std::uint8_t>(raised);
         // A node added with no GPU is dropped again: the row is as it was.
         if (r.compact() || raised != lo) r.scored = false;
       }
@@ -173,7 +177,7 @@ void Search::repair(Individual& ind) {
     for (int over = r.gpus() - jobs[j].max_gpus; over > 0;) {
       const int i = r.n - 1;
       const int cut = std::min<int>(over, r.count[i]);
-      r.count[i] = static_cast<std::uint16_t>(r.count[i] - cut);
+      r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
       over -= cut;
       r.compact();
       changed = true;
@@ -187,7 +191,7 @@ void Search::repair(Individual& ind) {
       const int used = u.used_in == repair_ ? u.used : 0;
       const int room = u.capacity - used;
       if (room < r.count[i]) {
-        r.count[i] = static_cast<std::uint16_t>(room);
+        r.count[i] = static_cast<std::uint8_t>(room);
         changed = true;
       }
       u.used = used + r.count[i];

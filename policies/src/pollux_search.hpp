@@ -22,16 +22,19 @@ namespace vnsim::pollux {
 constexpr int kMaxRowNodes = 16;  // Pollux simulator: at most 16 nodes per job
 constexpr double kSpeedupFloor = 1e-3;
 
-// Node ids and GPU counts of a row are 16-bit: a row then takes 80 bytes
-// instead of 112, and a generation's copies and passes touch that much less
-// memory. Search's constructor rejects a cluster with more nodes.
+// Node ids of a row are 16-bit and its GPU counts 8-bit: a row then takes
+// one 64-byte cache line instead of 112 bytes, and a generation's copies
+// and passes touch that much less memory (with thousands of queued jobs a
+// population is tens of MB). Search's constructor rejects a cluster with
+// more nodes or more GPUs on a node.
 constexpr int kMaxSearchNodes = 65536;
+constexpr int kMaxSearchNodeGpus = 255;
 
 // One job's allocation: GPUs on up to kMaxRowNodes nodes. Fixed size, so a
 // population of 100 individuals x 1,000 jobs copies as flat memory.
 struct Row {
   std::array<std::uint16_t, kMaxRowNodes> node{};
-  std::array<std::uint16_t, kMaxRowNodes> count{};
+  std::array<std::uint8_t, kMaxRowNodes> count{};
   std::uint8_t n = 0;
   // The row's term of this round's fitness sum, valid while `scored`: a
   // child copies most rows unchanged from its parents, so only the rows
@@ -83,12 +86,14 @@ struct Row {
     for (const auto& [node, count] : p) {
       if (r.n == kMaxRowNodes) break;
       r.node[r.n] = static_cast<std::uint16_t>(node);
-      r.count[r.n] = static_cast<std::uint16_t>(count);
+      r.count[r.n] = static_cast<std::uint8_t>(count);
       ++r.n;
     }
     return r;
   }
 };
+
+static_assert(sizeof(Row) <= 64, "a row fits a cache line");
 
 // Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
 // not std:: distributions (whose algorithms differ between libraries).
