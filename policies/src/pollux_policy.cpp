@@ -38,6 +38,7 @@ PolluxPolicy::PolluxPolicy(PolluxParams params)
     throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
   if (params_.patience < 0) throw InputError("pollux: patience must be >= 0");
+  if (params_.min_generations < 0) throw InputError("pollux: min_generations must be >= 0");
   if (!(params_.quiet_backoff >= 1)) throw InputError("pollux: quiet_backoff must be >= 1");
   estimator_.rings_on_any_gpu_type(true);  // it prices a job as one GPU type
 }
@@ -427,6 +428,8 @@ const PolicyRegistration kPollux(
                 "least goodput gain for an in-place batch change")
         .number("max_row_evaluations", &PolluxParams::max_row_evaluations,
                 "cap on population x generations x jobs per round")
+        .whole("min_generations", &PolluxParams::min_generations, 0, 1000000,
+               "fewest generations of a round that max_row_evaluations caps")
         .whole("patience", &PolluxParams::patience, 0, 1000000,
                "stop a round's search after this many generations without improvement; 0 = never")
         .flag("greedy_seed", &PolluxParams::greedy_seed,

@@ -249,7 +249,7 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
   const double per_generation = static_cast<double>(params_.population) * static_cast<double>(jobs.size());
   int generations = params_.generations;
   if (per_generation * generations > params_.max_row_evaluations)
-    generations = std::max(std::min(10, params_.generations),
+    generations = std::max(std::min(params_.min_generations, params_.generations),
                            static_cast<int>(params_.max_row_evaluations / per_generation));
   auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
   pop.reserve(2 * pop.size());
