@@ -29,7 +29,7 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
 }
 
 void Search::prepare() {
-  table_of_.clear();
+  hot_.clear();
   for (Job& j : jobs) {
     j.current_gpus = j.current.gpus();
     TableKey key{j.spec->model, params_.adaptive_batch ? 0 : j.spec->global_batch, 0, false, 0};
@@ -41,11 +41,16 @@ void Search::prepare() {
         key.progress = j.progress;
       }
     }
-    table_of_.push_back(&tables_.cells(key));
+    hot_.push_back(
+        Hot{&tables_.cells(key), j.base_goodput, j.restart_factor, j.max_gpus, j.current_gpus, j.running});
     j.key = std::move(key);
   }
   tables_.forget_others();
-  for (Job& j : jobs) j.current_scored = j.current;
+  current_rows_.clear();
+  for (Job& j : jobs) {
+    j.current_scored = j.current;
+    current_rows_.push_back(j.current);
+  }
 }
 
 void Search::price_current_rows() {
@@ -56,6 +61,7 @@ void Search::price_current_rows() {
     Row r = jobs[j].current;
     price(j, r);
     jobs[j].current_scored = r.n == jobs[j].current.n ? r : jobs[j].current;
+    current_rows_[j] = jobs[j].current_scored;
   }
 }
 
@@ -65,8 +71,9 @@ void Search::price(std::size_t j, Row& r) {
   if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
   // Another GPU count is another allocation: same_as() only for rows
   // that hold as many GPUs as the current one.
-  if (jobs[j].running && r.n > 0 && (gpus != jobs[j].current_gpus || !r.same_as(jobs[j].current)))
-    s *= jobs[j].restart_factor;
+  const Hot& hot = hot_[j];
+  if (hot.running && r.n > 0 && (gpus != hot.current_gpus || !r.same_as(jobs[j].current)))
+    s *= hot.restart_factor;
   if (params_.p == 0)
     r.term = std::log(s + kSpeedupFloor);
   else if (params_.p == -1)
@@ -108,7 +115,7 @@ void Search::mutate(Individual& ind) {
     Row& r = ind.rows[j];
     const double u = uniform01(rng_);
     if (u < 0.1) {
-      r = jobs[j].current_scored;  // its term as fitness() would price it
+      r = current_rows_[j];  // its term as fitness() would price it
     } else if (u < 0.2) {
       bool dropped = false;
       for (int i = 0; i < r.n; ++i)
@@ -174,7 +181,7 @@ void Search::repair(Individual& ind) {
       r.drop(static_cast<int>(smallest));
       changed = true;
     }
-    for (int over = r.gpus() - jobs[j].max_gpus; over > 0;) {
+    for (int over = r.gpus() - hot_[j].max_gpus; over > 0;) {
       const int i = r.n - 1;
       const int cut = std::min<int>(over, r.count[i]);
       r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);

@@ -189,9 +189,10 @@ class Search {
   // in the goodput tables (pollux_goodput_tables.hpp), over its base goodput.
   double speedup(std::size_t j, int nodes, int gpus, int type = 0) {
     if (gpus == 0) return 0;
-    if (nodes > max_nodes_ || gpus > jobs[j].max_gpus) return 0;
+    const Hot& hot = hot_[j];
+    if (nodes > max_nodes_ || gpus > hot.max_gpus) return 0;
     const std::size_t per_type = static_cast<std::size_t>(max_nodes_) * max_gpus_;
-    std::vector<double>& table = *table_of_[j];
+    std::vector<double>& table = *hot.table;
     if (table.empty()) table.assign(per_type * static_cast<std::size_t>(types_.count()), -1.0);
     double& goodput = table[per_type * static_cast<std::size_t>(type) +
                             static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
@@ -200,7 +201,7 @@ class Search {
                           jobs[j].progress, nodes, gpus)
                     .goodput;
     // As a float: the search's speedups always were, and decisions stay the same.
-    return static_cast<float>(goodput / jobs[j].base_goodput);
+    return static_cast<float>(goodput / hot.base_goodput);
   }
 
   // After `jobs` is filled: each job's goodput table, kept from earlier
@@ -273,7 +274,19 @@ class Search {
   long rows_priced_ = 0;
   long rows_scored_ = 0;
   GoodputTables& tables_;
-  std::vector<std::vector<double>*> table_of_;  // per job: its goodput table in tables_
+  // Per job, what every row operation reads of it, packed (set by
+  // prepare()): a Job is hundreds of bytes, and with thousands of jobs the
+  // search's passes over them missed the cache at each job.
+  struct Hot {
+    std::vector<double>* table;  // its goodput table in tables_
+    double base_goodput;
+    double restart_factor;
+    int max_gpus;
+    int current_gpus;
+    bool running;
+  };
+  std::vector<Hot> hot_;
+  std::vector<Row> current_rows_;  // per job: current_scored, contiguous (mutation reads it)
   int max_nodes_ = 1;
   int max_gpus_ = 1;
 };
