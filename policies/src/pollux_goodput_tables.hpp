@@ -42,6 +42,7 @@ class GoodputTables {
     if (topology_ != &topology || cluster_ != &topology.cluster() ||
         nodes_ != topology.cluster().node_count()) {
       by_key_.clear();
+      ++generation_;
       types_.emplace(topology.cluster(), estimator);
     }
     topology_ = &topology;
@@ -71,6 +72,9 @@ class GoodputTables {
         ++it;
   }
   std::size_t size() const { return by_key_.size(); }
+  // Changes whenever the tables are dropped: a cell of one generation may
+  // differ from the same key's cell of another.
+  long generation() const { return generation_; }
 
  private:
   struct Entry {
@@ -82,6 +86,7 @@ class GoodputTables {
   int nodes_ = 0;
   std::optional<MemoryBoundTypes> types_;
   long round_ = 0;
+  long generation_ = 0;
   std::map<TableKey, Entry> by_key_;
 };
 

@@ -18,9 +18,10 @@
 namespace vnsim {
 
 struct PolluxPolicy::Population {
-  std::vector<JobIndex> jobs;                  // column order
-  std::vector<int> max_gpus;                   // per column: the search's cap on the job's GPUs
-  std::vector<std::vector<pollux::Row>> rows;  // per individual, best first
+  std::vector<JobIndex> jobs;                      // column order
+  std::vector<int> max_gpus;                       // per column: the search's cap on the job's GPUs
+  std::vector<pollux::Search::TermInputs> inputs;  // per column: what its rows' terms read
+  std::vector<std::vector<pollux::Row>> rows;      // per individual, best first
 };
 
 PolluxPolicy::PolluxPolicy(PolluxParams params)
@@ -37,6 +38,7 @@ PolluxPolicy::PolluxPolicy(PolluxParams params)
     throw InputError("pollux: max_nodes_per_job and max_gpus_per_job must be >= 1");
   if (!std::isfinite(params_.p) || params_.p > 1) throw InputError("pollux: p must be <= 1");
   if (params_.patience < 0) throw InputError("pollux: patience must be >= 0");
+  if (params_.min_generations < 0) throw InputError("pollux: min_generations must be >= 0");
   if (!(params_.quiet_backoff >= 1)) throw InputError("pollux: quiet_backoff must be >= 1");
   estimator_.rings_on_any_gpu_type(true);  // it prices a job as one GPU type
 }
@@ -94,6 +96,8 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   }
   skipped_in_a_row_ = 0;
   ++searches_;
+  search.price_current_rows();
+  for (std::size_t j = 0; j < n_jobs; ++j) current.rows[j] = search.jobs[j].current_scored;
   // Every individual's rows come from recycled buffers (spare_rows_): a
   // round then allocates none once the buffers have grown to its size.
   auto copy_of = [this](const pollux::Individual& ind) {
@@ -118,9 +122,13 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     std::map<JobIndex, std::size_t> at;  // job -> its column last round
     for (std::size_t k = 0; k < previous_->jobs.size(); ++k) at.emplace(previous_->jobs[k], k);
     std::vector<std::ptrdiff_t> column;
-    for (const pollux::Search::Job& j : search.jobs) {
-      const auto it = at.find(j.index);
+    // Per job: whether last round's terms hold (the same inputs as then).
+    std::vector<char> keeps_terms;
+    for (std::size_t j = 0; j < n_jobs; ++j) {
+      const auto it = at.find(search.jobs[j].index);
       column.push_back(it == at.end() ? -1 : static_cast<std::ptrdiff_t>(it->second));
+      keeps_terms.push_back(it != at.end() &&
+                            search.term_inputs(j).same_terms_as(previous_->inputs[it->second]));
     }
     for (const std::vector<pollux::Row>& prev : previous_->rows) {
       if (static_cast<int>(pop.size()) == params_.population) break;
@@ -128,9 +136,13 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       ind.rows = recycled_rows();
       ind.rows.reserve(n_jobs);
       for (std::size_t j = 0; j < n_jobs; ++j) {
-        ind.rows.push_back(column[j] >= 0 ? prev[static_cast<std::size_t>(column[j])]
-                                          : search.jobs[j].current);
-        ind.rows.back().scored = false;  // priced last round, for last round's jobs
+        if (column[j] < 0) {
+          ind.rows.push_back(search.jobs[j].current_scored);
+          continue;
+        }
+        ind.rows.push_back(prev[static_cast<std::size_t>(column[j])]);
+        // Priced last round: its term holds while the job's inputs do.
+        if (!keeps_terms[j]) ind.rows.back().scored = false;
       }
       pop.push_back(std::move(ind));
     }
@@ -164,9 +176,10 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   rows_priced_ += search.rows_priced();
   rows_scored_ += search.rows_scored();
   auto next = std::make_shared<Population>();
-  for (const pollux::Search::Job& j : search.jobs) {
-    next->jobs.push_back(j.index);
-    next->max_gpus.push_back(j.max_gpus);
+  for (std::size_t j = 0; j < n_jobs; ++j) {
+    next->jobs.push_back(search.jobs[j].index);
+    next->max_gpus.push_back(search.jobs[j].max_gpus);
+    next->inputs.push_back(search.term_inputs(j));
   }
   std::vector<Decision> decisions = targets_for(input, search, pop.front());
   // A search that only confirmed the standing allocation, on the inputs of
@@ -415,6 +428,8 @@ const PolicyRegistration kPollux(
                 "least goodput gain for an in-place batch change")
         .number("max_row_evaluations", &PolluxParams::max_row_evaluations,
                 "cap on population x generations x jobs per round")
+        .whole("min_generations", &PolluxParams::min_generations, 0, 1000000,
+               "fewest generations of a round that max_row_evaluations caps")
         .whole("patience", &PolluxParams::patience, 0, 1000000,
                "stop a round's search after this many generations without improvement; 0 = never")
         .flag("greedy_seed", &PolluxParams::greedy_seed,

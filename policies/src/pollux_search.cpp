@@ -17,6 +17,10 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
     throw InputError("pollux: the cluster has " + std::to_string(cluster.node_count()) +
                      " nodes; its search indexes at most " + std::to_string(kMaxSearchNodes));
   for (const NodeInfo& n : cluster.nodes()) {
+    if (n.gpu_count > kMaxSearchNodeGpus)
+      throw InputError("pollux: node " + std::to_string(n.id) + " has " + std::to_string(n.gpu_count) +
+                       " GPUs; its search counts at most " + std::to_string(kMaxSearchNodeGpus) +
+                       " per node");
     capacity_.push_back(n.gpu_count);
     node_use_.push_back(NodeUse{0, 0, 0, n.gpu_count});
   }
@@ -25,7 +29,7 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
 }
 
 void Search::prepare() {
-  table_of_.clear();
+  hot_.clear();
   for (Job& j : jobs) {
     j.current_gpus = j.current.gpus();
     TableKey key{j.spec->model, params_.adaptive_batch ? 0 : j.spec->global_batch, 0, false, 0};
@@ -37,9 +41,47 @@ void Search::prepare() {
         key.progress = j.progress;
       }
     }
-    table_of_.push_back(&tables_.cells(key));
+    hot_.push_back(
+        Hot{&tables_.cells(key), j.base_goodput, j.restart_factor, j.max_gpus, j.current_gpus, j.running});
+    j.key = std::move(key);
   }
   tables_.forget_others();
+  current_rows_.clear();
+  for (Job& j : jobs) {
+    j.current_scored = j.current;
+    current_rows_.push_back(j.current);
+  }
+}
+
+void Search::price_current_rows() {
+  // Priced once here instead of at every copy: a row the pricing changes
+  // (GPUs the job cannot use) stays unscored, so that repair still sees
+  // the row as it is.
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    Row r = jobs[j].current;
+    price(j, r);
+    jobs[j].current_scored = r.n == jobs[j].current.n ? r : jobs[j].current;
+    current_rows_[j] = jobs[j].current_scored;
+  }
+}
+
+void Search::price(std::size_t j, Row& r) {
+  const int gpus = r.gpus();
+  double s = speedup(j, r.n, gpus, row_type(r));
+  if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
+  // Another GPU count is another allocation: same_as() only for rows
+  // that hold as many GPUs as the current one.
+  const Hot& hot = hot_[j];
+  if (hot.running && r.n > 0 && (gpus != hot.current_gpus || !r.same_as(jobs[j].current)))
+    s *= hot.restart_factor;
+  if (params_.p == 0)
+    r.term = std::log(s + kSpeedupFloor);
+  else if (params_.p == -1)
+    r.term = 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
+  else
+    r.term = std::pow(s + kSpeedupFloor, params_.p);
+  r.scored = true;
+  ++rows_priced_;
 }
 
 double Search::fitness(Individual& ind) {
@@ -47,23 +89,7 @@ double Search::fitness(Individual& ind) {
   double log_sum = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     Row& r = ind.rows[j];
-    if (!r.scored) {
-      const int gpus = r.gpus();
-      double s = speedup(j, r.n, gpus, row_type(r));
-      if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
-      // Another GPU count is another allocation: same_as() only for rows
-      // that hold as many GPUs as the current one.
-      if (jobs[j].running && r.n > 0 && (gpus != jobs[j].current_gpus || !r.same_as(jobs[j].current)))
-        s *= jobs[j].restart_factor;
-      if (params_.p == 0)
-        r.term = std::log(s + kSpeedupFloor);
-      else if (params_.p == -1)
-        r.term = 1.0 / (s + kSpeedupFloor);  // the default; pow() dominated large rounds
-      else
-        r.term = std::pow(s + kSpeedupFloor, params_.p);
-      r.scored = true;
-      ++rows_priced_;
-    }
+    if (!r.scored) price(j, r);
     // Summed in job order whether priced now or copied: the same bits as
     // pricing every row again.
     if (params_.p == 0)
@@ -89,7 +115,7 @@ void Search::mutate(Individual& ind) {
     Row& r = ind.rows[j];
     const double u = uniform01(rng_);
     if (u < 0.1) {
-      r = jobs[j].current;  // unscored: jobs[j].current never is
+      r = current_rows_[j];  // its term as fitness() would price it
     } else if (u < 0.2) {
       bool dropped = false;
       for (int i = 0; i < r.n; ++i)
@@ -116,7 +142,7 @@ void Search::mutate(Individual& ind) {
         const int cap = capacity_[r.node[slot]];
         const int lo = r.count[slot];
         const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
-        r.count[slot] = static_cast<std::uint16_t>(raised);
+        r.count[slot] = static_cast<std::uint8_t>(raised);
         // A node added with no GPU is dropped again: the row is as it was.
         if (r.compact() || raised != lo) r.scored = false;
       }
@@ -155,10 +181,10 @@ void Search::repair(Individual& ind) {
       r.drop(static_cast<int>(smallest));
       changed = true;
     }
-    for (int over = r.gpus() - jobs[j].max_gpus; over > 0;) {
+    for (int over = r.gpus() - hot_[j].max_gpus; over > 0;) {
       const int i = r.n - 1;
       const int cut = std::min<int>(over, r.count[i]);
-      r.count[i] = static_cast<std::uint16_t>(r.count[i] - cut);
+      r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
       over -= cut;
       r.compact();
       changed = true;
@@ -172,7 +198,7 @@ void Search::repair(Individual& ind) {
       const int used = u.used_in == repair_ ? u.used : 0;
       const int room = u.capacity - used;
       if (room < r.count[i]) {
-        r.count[i] = static_cast<std::uint16_t>(room);
+        r.count[i] = static_cast<std::uint8_t>(room);
         changed = true;
       }
       u.used = used + r.count[i];
@@ -230,7 +256,7 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
   const double per_generation = static_cast<double>(params_.population) * static_cast<double>(jobs.size());
   int generations = params_.generations;
   if (per_generation * generations > params_.max_row_evaluations)
-    generations = std::max(std::min(10, params_.generations),
+    generations = std::max(std::min(params_.min_generations, params_.generations),
                            static_cast<int>(params_.max_row_evaluations / per_generation));
   auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
   pop.reserve(2 * pop.size());

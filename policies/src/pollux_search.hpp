@@ -22,16 +22,19 @@ namespace vnsim::pollux {
 constexpr int kMaxRowNodes = 16;  // Pollux simulator: at most 16 nodes per job
 constexpr double kSpeedupFloor = 1e-3;
 
-// Node ids and GPU counts of a row are 16-bit: a row then takes 80 bytes
-// instead of 112, and a generation's copies and passes touch that much less
-// memory. Search's constructor rejects a cluster with more nodes.
+// Node ids of a row are 16-bit and its GPU counts 8-bit: a row then takes
+// one 64-byte cache line instead of 112 bytes, and a generation's copies
+// and passes touch that much less memory (with thousands of queued jobs a
+// population is tens of MB). Search's constructor rejects a cluster with
+// more nodes or more GPUs on a node.
 constexpr int kMaxSearchNodes = 65536;
+constexpr int kMaxSearchNodeGpus = 255;
 
 // One job's allocation: GPUs on up to kMaxRowNodes nodes. Fixed size, so a
 // population of 100 individuals x 1,000 jobs copies as flat memory.
 struct Row {
   std::array<std::uint16_t, kMaxRowNodes> node{};
-  std::array<std::uint16_t, kMaxRowNodes> count{};
+  std::array<std::uint8_t, kMaxRowNodes> count{};
   std::uint8_t n = 0;
   // The row's term of this round's fitness sum, valid while `scored`: a
   // child copies most rows unchanged from its parents, so only the rows
@@ -83,12 +86,14 @@ struct Row {
     for (const auto& [node, count] : p) {
       if (r.n == kMaxRowNodes) break;
       r.node[r.n] = static_cast<std::uint16_t>(node);
-      r.count[r.n] = static_cast<std::uint16_t>(count);
+      r.count[r.n] = static_cast<std::uint8_t>(count);
       ++r.n;
     }
     return r;
   }
 };
+
+static_assert(sizeof(Row) <= 64, "a row fits a cache line");
 
 // Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
 // not std:: distributions (whose algorithms differ between libraries).
@@ -126,7 +131,38 @@ class Search {
     Row current;
     int max_gpus;
     int current_gpus = 0;  // current.gpus(), set by prepare()
+    // Set by price_current_rows(): the current row with its term when
+    // pricing leaves it as it is (a job that can use its GPUs; else the
+    // unscored current row), so that mutation's "back to the current allocation" and the
+    // seeds copy a priced row; and the key of its goodput table.
+    Row current_scored{};
+    TableKey key{};
   };
+
+  // What a job's fitness term reads besides its row: equal inputs give
+  // every row the same term, to the bit, so a row of the last search's
+  // population keeps its term in this one (PolluxPolicy::decide).
+  struct TermInputs {
+    TableKey key{};
+    long tables_generation = 0;
+    double base_goodput = 0;
+    int max_gpus = 0;
+    bool running = false;
+    double restart_factor = 0;  // read only for a running job's moved rows
+    Row current;                // idem
+    bool same_terms_as(const TermInputs& o) const {
+      if (tables_generation != o.tables_generation || base_goodput != o.base_goodput ||
+          max_gpus != o.max_gpus || running != o.running || !(key == o.key))
+        return false;
+      return !running || (restart_factor == o.restart_factor && current.gpus() == o.current.gpus() &&
+                          current.same_as(o.current));
+    }
+  };
+  TermInputs term_inputs(std::size_t j) const {
+    const Job& job = jobs[j];
+    return TermInputs{job.key,     tables_.generation(), job.base_goodput, job.max_gpus,
+                      job.running, job.restart_factor,   job.current};
+  }
 
   // `tables` holds the goodput tables; the caller keeps it from round to
   // round (begin_round() called for this round).
@@ -153,9 +189,10 @@ class Search {
   // in the goodput tables (pollux_goodput_tables.hpp), over its base goodput.
   double speedup(std::size_t j, int nodes, int gpus, int type = 0) {
     if (gpus == 0) return 0;
-    if (nodes > max_nodes_ || gpus > jobs[j].max_gpus) return 0;
+    const Hot& hot = hot_[j];
+    if (nodes > max_nodes_ || gpus > hot.max_gpus) return 0;
     const std::size_t per_type = static_cast<std::size_t>(max_nodes_) * max_gpus_;
-    std::vector<double>& table = *table_of_[j];
+    std::vector<double>& table = *hot.table;
     if (table.empty()) table.assign(per_type * static_cast<std::size_t>(types_.count()), -1.0);
     double& goodput = table[per_type * static_cast<std::size_t>(type) +
                             static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
@@ -164,12 +201,15 @@ class Search {
                           jobs[j].progress, nodes, gpus)
                     .goodput;
     // As a float: the search's speedups always were, and decisions stay the same.
-    return static_cast<float>(goodput / jobs[j].base_goodput);
+    return static_cast<float>(goodput / hot.base_goodput);
   }
 
   // After `jobs` is filled: each job's goodput table, kept from earlier
   // rounds where its key is the same.
   void prepare();
+  // Before a search: each job's current_scored with its term (prepare()
+  // leaves it unscored).
+  void price_current_rows();
 
   // The generalised mean of the rows' speedups (restart factor included),
   // into ind.fitness. Only the rows not scored yet are priced.
@@ -177,6 +217,9 @@ class Search {
   // Rows fitness() has priced so far (the others reused their term).
   long rows_priced() const { return rows_priced_; }
   long rows_scored() const { return rows_scored_; }  // rows fitness() summed
+  // Row `r` of job j priced: its term, `scored` set; a row whose GPUs the
+  // job cannot use is emptied first.
+  void price(std::size_t j, Row& r);
 
   // Into `child`, whose rows buffer is reused across generations.
   void crossover(const Individual& a, const Individual& b, Individual& child);
@@ -231,7 +274,19 @@ class Search {
   long rows_priced_ = 0;
   long rows_scored_ = 0;
   GoodputTables& tables_;
-  std::vector<std::vector<double>*> table_of_;  // per job: its goodput table in tables_
+  // Per job, what every row operation reads of it, packed (set by
+  // prepare()): a Job is hundreds of bytes, and with thousands of jobs the
+  // search's passes over them missed the cache at each job.
+  struct Hot {
+    std::vector<double>* table;  // its goodput table in tables_
+    double base_goodput;
+    double restart_factor;
+    int max_gpus;
+    int current_gpus;
+    bool running;
+  };
+  std::vector<Hot> hot_;
+  std::vector<Row> current_rows_;  // per job: current_scored, contiguous (mutation reads it)
   int max_nodes_ = 1;
   int max_gpus_ = 1;
 };

@@ -33,6 +33,29 @@ TEST(Pollux, LargeProblemsRunFewerGenerations) {
   EXPECT_FALSE(ds.empty());
 }
 
+TEST(Pollux, CappedRoundsRunDownToMinGenerations) {
+  // 1,000 jobs on 16 nodes x 4 T4 under a cap of 2e5 rows: 2e5 / (100 x
+  // 1,000) = 2 generations, the cap alone deciding (min_generations 1); a
+  // floor of 10 runs 10; a cap of 5e4 (half a generation) runs the floor.
+  World w(16);
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 1000; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000, i));
+  auto generations = [&](double cap, int floor) {
+    PolluxParams params;
+    params.patience = 0;
+    params.max_row_evaluations = cap;
+    params.min_generations = floor;
+    PolluxPolicy p(params);
+    p.decide(w.input(0, jobs));
+    return p.last_generations();
+  };
+  EXPECT_EQ(PolluxParams{}.min_generations, 1);
+  EXPECT_EQ(generations(2e5, 1), 2);
+  EXPECT_EQ(generations(2e5, 10), 10);
+  EXPECT_EQ(generations(5e4, 1), 1);
+  EXPECT_EQ(generations(5e4, 0), 0);
+}
+
 TEST(Pollux, PatienceEndsTheSearchOnceItStopsImproving) {
   // One cifar10 job on 2 nodes x 4 T4. Without patience every round runs
   // all 100 generations. With patience 5 the first round stops between 5

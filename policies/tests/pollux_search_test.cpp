@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "goodput_test_world.hpp"
+#include "test_clusters.hpp"
+#include "vnsim/core/error.hpp"
 #include "vnsim/policies/pollux_policy.hpp"
 
 namespace vnsim {
@@ -116,7 +118,7 @@ void reference_repair(const pollux::Search& search, pollux::Individual& ind) {
     for (int over = r.gpus() - search.jobs[j].max_gpus; over > 0;) {
       const int i = r.n - 1;
       const int cut = std::min<int>(over, r.count[i]);
-      r.count[i] = static_cast<std::uint16_t>(r.count[i] - cut);
+      r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
       over -= cut;
       r.compact();
       changed = true;
@@ -124,7 +126,7 @@ void reference_repair(const pollux::Search& search, pollux::Individual& ind) {
     for (int i = 0; i < r.n; ++i) {
       const int room = search.capacity()[r.node[i]] - used[r.node[i]];
       if (room < r.count[i]) {
-        r.count[i] = static_cast<std::uint16_t>(room);
+        r.count[i] = static_cast<std::uint8_t>(room);
         changed = true;
       }
       used[r.node[i]] += r.count[i];
@@ -214,6 +216,21 @@ TEST(PolluxSearch, RepairAndFitnessInFewerStepsLeaveWhatTheirPublishedStepsLeave
   }
   EXPECT_GT(rows_cut, 3000);  // the repairs had work to do
   std::cout << "rows changed by repair: " << rows_cut << "\n";
+}
+
+TEST(PolluxSearch, ARowIsACacheLineAndANodeOfMoreGpusThanItCountsIsRejected) {
+  // A row's GPU counts are 8-bit: a node of 256 GPUs is an input error
+  // naming the node, not a count that wraps to 0.
+  EXPECT_LE(sizeof(pollux::Row), 64u);
+  World w(testing::test_cluster("pcie-t4-1x1x256"));
+  std::vector<JobSpec> jobs = {job("a", "cifar10", 128, 1000)};
+  PolluxPolicy p;
+  try {
+    p.decide(w.input(0, jobs));
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("256 GPUs"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PolluxSearch, GoodputTablesAreKeptPerModelAndEpochOnOneTopology) {

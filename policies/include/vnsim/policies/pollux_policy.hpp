@@ -46,9 +46,16 @@ struct PolluxParams {
   int max_gpus_per_job = 64;
   double batch_change_gain = 0.05;  // in-place batch change only above this goodput gain
   // Cap on population x generations x jobs per round: above it the round
-  // runs fewer generations (at least 10), so large clusters stay well under
-  // a second per decision (docs/POLICIES.md).
+  // runs fewer generations (at least min_generations), so large clusters
+  // stay well under a second per decision (docs/POLICIES.md).
   double max_row_evaluations = 2e6;
+  // The fewest generations a round capped by max_row_evaluations runs.
+  // Each round's search starts from the last round's final population, as
+  // Pollux's does (petuum/adaptdl simulator/pollux.py, _adapt_prev_states),
+  // so a round's few generations continue the last round's: with thousands
+  // of queued jobs a floor of 10 cost 10 x population x jobs rows every
+  // round (docs/POLICIES.md, "Scaling").
+  int min_generations = 1;
   // > 0: a round's search stops after this many generations in a row
   // without a better best allocation. 0 runs every generation, as Pollux
   // does (docs/POLICIES.md, "Scaling": the default 10 keeps the mean JCT of
