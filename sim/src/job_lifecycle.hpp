@@ -14,10 +14,8 @@
 // job_speeds.cpp (GPU co-tenants' speeds), job_flow_launch.cpp
 // (parameter-server and layout jobs' actors), job_node_loss.cpp (a node's
 // jobs stopped when it leaves).
-#include <map>
 #include <memory>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "actor_jobs.hpp"
@@ -105,21 +103,6 @@ class JobLifecycle {
   // A GPU co-tenant came or went.
   void update_rate(JobIndex job, double now);
   void rescale_tenants(const std::vector<GpuId>& gpus, JobIndex except, double now);
-
-  // Data-parallel iteration times by model, batch and placement, shared by
-  // all jobs: iteration_time is a pure function of them, and time-sliced
-  // jobs of a few models resume again and again on the same GPU sets.
-  // Bounded; dropping it changes no result.
-  struct TimedKey {
-    const ModelParams* model;
-    int batch;
-    std::vector<GpuId> gpus;
-    std::vector<int> vn_per_gpu;
-    bool operator<(const TimedKey& o) const {
-      return std::tie(model, batch, gpus, vn_per_gpu) < std::tie(o.model, o.batch, o.gpus, o.vn_per_gpu);
-    }
-  };
-  std::map<TimedKey, double> iteration_s_cache_;
 
   const ReplayInputs& in_;
   const LifecycleParts parts_;

@@ -16,8 +16,6 @@
 namespace vnsim::sim {
 namespace {
 
-constexpr std::size_t kMaxCachedIterationTimes = 4096;
-
 bool on_one_node(const Cluster& cluster, const std::vector<GpuId>& gpus) {
   for (GpuId g : gpus)
     if (cluster.gpu(g).node != cluster.gpu(gpus.front()).node) return false;
@@ -128,17 +126,8 @@ void JobLifecycle::estimate_run(JobIndex job) {
   const int batch = parts_.batches.batch_of(job);
   if (s.timed_batch != batch || s.timed_placement.gpus != s.placement.gpus ||
       s.timed_placement.vn_per_gpu != s.placement.vn_per_gpu) {
-    const ModelParams& model = in_.models.at(spec.model);
-    TimedKey key{&model, batch, s.placement.gpus, s.placement.vn_per_gpu};
-    auto it = iteration_s_cache_.find(key);
-    if (it == iteration_s_cache_.end()) {
-      if (iteration_s_cache_.size() >= kMaxCachedIterationTimes) iteration_s_cache_.clear();
-      it = iteration_s_cache_
-               .emplace(std::move(key),
-                        iteration_time(in_.topology, in_.gpu_catalog, model, s.placement, batch).total_s)
-               .first;
-    }
-    s.timed_iteration_s = it->second;
+    s.timed_iteration_s =
+        iteration_time(in_.topology, in_.gpu_catalog, in_.models.at(spec.model), s.placement, batch).total_s;
     s.timed_placement = s.placement;
     s.timed_batch = batch;
   }
