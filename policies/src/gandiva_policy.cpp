@@ -50,26 +50,14 @@ std::vector<Decision> GandivaPolicy::decide(const SchedulerInput& input) {
   // Whose turn: queued jobs by when they last ran (never-run ones by
   // submission), then running jobs, the latest started first, so the one
   // that has held its GPUs longest is the first to be suspended.
-  struct Waiting {
-    double since_s;
-    const QueuedJob* job;
-  };
-  std::vector<Waiting> waiting;
-  waiting.reserve(input.queued.size());
   for (const QueuedJob& q : input.queued) {
     grow(q.index);
     if (was_running_[q.index] != 0) {
       was_running_[q.index] = 0;
       stopped_at_s_[q.index] = now;
     }
-    waiting.push_back(Waiting{stopped_at_s_[q.index] >= 0 ? stopped_at_s_[q.index] : q.spec->submit_s, &q});
   }
-  // Job indices are unique, so both keys order totally: a plain sort gives
-  // the stable order without stable_sort's buffer (a slice boundary comes
-  // every 60 s for years of a long queue, docs/PERFORMANCE.md).
-  std::sort(waiting.begin(), waiting.end(), [](const Waiting& a, const Waiting& b) {
-    return std::tie(a.since_s, a.job->index) < std::tie(b.since_s, b.job->index);
-  });
+  const std::vector<const QueuedJob*> order = turn_order(input);
   std::vector<const RunningJob*> holding;
   holding.reserve(input.running.size());
   for (const RunningJob& r : input.running) holding.push_back(&r);
@@ -86,16 +74,22 @@ std::vector<Decision> GandivaPolicy::decide(const SchedulerInput& input) {
       if (input.view->tenants(g).size() > 1) return true;
     return false;
   };
+  // The pass chooses by GPU count in this order, so once the queued jobs
+  // before it have taken every GPU no later queued job can be chosen: those
+  // stay out of the list (the running ones all follow), which gives the
+  // same decisions at a cost that follows the GPUs, not the queue.
   std::vector<PassCandidate> ordered;
-  ordered.reserve(waiting.size() + holding.size());
-  for (const Waiting& w : waiting)
-    ordered.push_back(PassCandidate{w.job->index, w.job->spec, w.job->allowed_types, nullptr});
+  ordered.reserve(order.size() + holding.size());
+  int capacity = input.view != nullptr ? pass_capacity(input) : 0;
+  for (const QueuedJob* q : order) {
+    if (capacity <= 0) break;
+    if (q->spec->gpus <= capacity) capacity -= q->spec->gpus;
+    ordered.push_back(PassCandidate{q->index, q->spec, q->allowed_types, nullptr});
+  }
   for (const RunningJob* r : holding)
     if (!packing || !shares_a_gpu(*r))
       ordered.push_back(PassCandidate{r->index, r->spec, kAnyGpuType, &r->placement});
   std::vector<Decision> out = priority_pass(input, ordered, *placement_, /*preemptive=*/boundary);
-  std::vector<const QueuedJob*> order;
-  for (const Waiting& w : waiting) order.push_back(w.job);
   if (packing)
     for (Decision& d : out)
       if (auto* s = std::get_if<StartJob>(&d))

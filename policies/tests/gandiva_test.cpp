@@ -2,7 +2,14 @@
 // at every slice boundary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <tuple>
 #include <variant>
+#include <vector>
 
 #include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
@@ -97,6 +104,73 @@ TEST(Gandiva, TheJobWaitingLongestResumesFirst) {
   ASSERT_EQ(out2.size(), 2u);
   EXPECT_EQ(std::get<PreemptJob>(out2[0]).job, 1u);
   EXPECT_EQ(std::get<StartJob>(out2[1]).job, 2u);
+}
+
+// The turn order is kept from call to call (gandiva_turns.cpp): checked
+// against the rule itself over many slices of random arrivals and ends.
+// Eight 1-GPU jobs on 4 GPUs: at each boundary the pass chooses the first
+// four of (waiting, by when they last ran or else submission, then index;
+// then the running ones), so the jobs started are exactly the waiting ones
+// among the first four of that order, in that order.
+TEST(Gandiva, TurnOrderFollowsTheRuleOverManySlices) {
+  World w;
+  std::vector<JobSpec> specs(40);
+  for (std::size_t j = 0; j < specs.size(); ++j) {
+    specs[j].id = "j" + std::to_string(j);
+    specs[j].gpus = 1;
+    specs[j].submit_s = static_cast<double>((j * 37) % 150) * 60;  // ties too
+  }
+  GandivaPolicy policy;
+  std::mt19937 rng(7);
+  std::map<JobIndex, std::pair<GpuId, double>> running;  // job -> GPU, start
+  std::map<JobIndex, double> since;                      // waiting job -> its key
+  std::set<JobIndex> done;
+  std::optional<double> timer;
+  int checked = 0;
+  for (int slice = 0; slice < 400; ++slice) {
+    const double now = 60.0 * slice;
+    for (JobIndex j = 0; j < specs.size(); ++j)
+      if (specs[j].submit_s <= now && !running.count(j) && !since.count(j) && !done.count(j))
+        since[j] = specs[j].submit_s;
+    if (!running.empty() && rng() % 4 == 0) {  // a running job ends
+      auto it = std::next(running.begin(), static_cast<long>(rng() % running.size()));
+      w.view.release({it->second.first}, it->first);
+      done.insert(it->first);
+      running.erase(it);
+    }
+    const bool boundary = timer && *timer <= now;
+    SchedulerInput in;
+    in.now_s = now;
+    in.view = &w.view;
+    for (const auto& [j, r] : running)
+      in.running.push_back(RunningJob{j, &specs[j], Placement{{r.first}, {1}}, r.second, 0, -1});
+    for (const auto& [j, key] : since) in.queued.push_back(QueuedJob{j, &specs[j], 0, -1});
+    std::vector<std::pair<double, JobIndex>> order;
+    for (const auto& [j, key] : since) order.emplace_back(key, j);
+    std::sort(order.begin(), order.end());
+    const std::size_t room = boundary ? 4 : 4 - running.size();
+    std::vector<JobIndex> expected;
+    for (std::size_t k = 0; k < order.size() && k < room; ++k) expected.push_back(order[k].second);
+    std::vector<JobIndex> started;
+    for (const Decision& d : policy.decide(in)) {
+      if (const auto* p = std::get_if<PreemptJob>(&d)) {
+        w.view.release({running.at(p->job).first}, p->job);
+        running.erase(p->job);
+        since[p->job] = now;
+      } else {
+        const StartJob& s = std::get<StartJob>(d);
+        started.push_back(s.job);
+        w.view.allocate(s.placement.gpus, s.job);
+        running[s.job] = {s.placement.gpus.at(0), now};
+        since.erase(s.job);
+      }
+    }
+    ASSERT_EQ(started, expected) << "slice " << slice;
+    checked += static_cast<int>(started.size());
+    timer = policy.next_timer_s(now);
+  }
+  EXPECT_EQ(done.size(), specs.size()) << "every job ran to its end";
+  EXPECT_GT(checked, 200);
 }
 
 TEST(Gandiva, NoTimerWhenNobodyWaits) {

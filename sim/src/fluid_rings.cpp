@@ -49,21 +49,28 @@ FluidRings::FluidRings(const RingContext& ctx) : RingTiming(ctx), rings_(ctx.in.
 
 void FluidRings::start(JobIndex job, const Placement& placement, long long iterations, double now) {
   Ring& r = rings_[job];
-  const double gradient_bytes = ctx_.in.models.at(ctx_.in.jobs[job].model).gradient_bytes;
-  auto key = std::make_pair(placement.gpus, gradient_bytes);
-  auto it = loads_cache_.find(key);
-  if (it == loads_cache_.end()) {
-    if (loads_cache_.size() >= kMaxCachedRingLoads) loads_cache_.clear();
-    std::vector<HopRoute> hops;
-    for (std::size_t k = 0; k < placement.gpus.size(); ++k)
-      hops.push_back(hop_route(ctx_.platform.gpu_hosts.at(placement.gpus[k]),
-                               ctx_.platform.gpu_hosts.at(placement.gpus[(k + 1) % placement.gpus.size()])));
-    it = loads_cache_.emplace(std::move(key), ring_loads(hops, gradient_bytes)).first;
+  // A job resuming on the GPUs of its last ring (a time slice's resume, a
+  // third of Gandiva's) puts the same loads on the same links: its ring
+  // keeps them (a job's model, hence its gradient bytes, never changes).
+  if (!r.has_loads || r.placement.gpus != placement.gpus) {
+    const double gradient_bytes = ctx_.in.models.at(ctx_.in.jobs[job].model).gradient_bytes;
+    auto key = std::make_pair(placement.gpus, gradient_bytes);
+    auto it = loads_cache_.find(key);
+    if (it == loads_cache_.end()) {
+      if (loads_cache_.size() >= kMaxCachedRingLoads) loads_cache_.clear();
+      std::vector<HopRoute> hops;
+      for (std::size_t k = 0; k < placement.gpus.size(); ++k)
+        hops.push_back(
+            hop_route(ctx_.platform.gpu_hosts.at(placement.gpus[k]),
+                      ctx_.platform.gpu_hosts.at(placement.gpus[(k + 1) % placement.gpus.size()])));
+      it = loads_cache_.emplace(std::move(key), ring_loads(hops, gradient_bytes)).first;
+    }
+    r.loads = it->second;
+    r.links.clear();
+    for (const auto& [link, load] : r.loads.per_link) r.links.push_back(link);
+    r.has_loads = true;
   }
   r.placement = placement;
-  r.loads = it->second;
-  r.links.clear();
-  for (const auto& [link, load] : r.loads.per_link) r.links.push_back(link);
   r.comm_stretch = 1;
   r.compute_s = -1;
   r.overlap_fraction = ctx_.in.models.at(ctx_.in.jobs[job].model).overlap_fraction;

@@ -8,8 +8,10 @@
 // contended (docs/PERFORMANCE.md, "Fluid rings"). The rings are not
 // registered with the link registry: parameter-server and layout jobs, which
 // still run as actors, and fluid rings do not see each other's traffic.
+#include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,7 +41,8 @@ class FluidRings final : public RingTiming {
 
  private:
   struct Ring {
-    bool timed = false;  // its run is timed here now
+    bool timed = false;      // its run is timed here now
+    bool has_loads = false;  // loads and links are those of placement's GPUs
     Placement placement;
     Loads loads;
     std::vector<const simgrid::s4u::Link*> links;  // those of loads.per_link
@@ -61,7 +64,15 @@ class FluidRings final : public RingTiming {
   std::set<JobIndex> stretched_;
   // Keyed by the placement's GPUs in ring order and the gradient bytes.
   std::map<std::pair<std::vector<GpuId>, double>, Loads> loads_cache_;
-  std::map<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>, HopRoute> routes_;
+  // Looked up at every ring not seen before: hashed, not ordered (nothing
+  // walks it), which was the top self cost of a Gandiva replay's starts.
+  struct HostPairHash {
+    std::size_t operator()(const std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>& p) const {
+      const std::hash<const void*> h;
+      return h(p.first) * 31 + h(p.second);
+    }
+  };
+  std::unordered_map<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>, HopRoute, HostPairHash> routes_;
   bool stale_ = false;  // a ring came, went or changed speed since the last settle
 };
 

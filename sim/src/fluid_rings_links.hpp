@@ -33,7 +33,10 @@ class RingLinkUsers {
       std::vector<std::size_t>& users = it->second;
       users.erase(std::find(users.begin(), users.end(), ring));
       if (users.size() == 1) shared_.erase(l);
-      if (users.empty()) users_.erase(it);
+      // An emptied link keeps its (empty) entry: time slicing takes and
+      // gives back the same links every slice, and erasing and re-making
+      // the map node and its vector each time was malloc churn. The links
+      // are the platform's, so the map stays bounded.
     }
   }
   // The links at least two rings cross, in address order.

@@ -42,6 +42,8 @@ GpuEnergyMeter::GpuEnergyMeter(const Platform& platform, std::vector<std::size_t
       type_of_gpu_(std::move(type_of_gpu)),
       tenants_(type_of_gpu_.size(), 0),
       state_(type_of_gpu_.size(), GpuPowerState::Free),
+      told_(type_of_gpu_.size(), GpuPowerState::Free),
+      is_changed_(type_of_gpu_.size(), 0),
       energy_read_j_(type_of_gpu_.size(), 0),
       busy_j_(type_count, 0),
       idle_j_(type_count, 0) {
@@ -72,16 +74,36 @@ void GpuEnergyMeter::came_up(const std::vector<GpuId>& gpus) {
 }
 
 void GpuEnergyMeter::finish() {
+  instant_over();
   for (std::size_t g = 0; g < state_.size(); ++g) account(static_cast<GpuId>(g));
 }
 
-// Only real changes reach SimGrid: every set_pstate is a simcall.
+// The host's counter is read at every change, as if its pstate were
+// switched there: the plugin's sum is then taken over the same pieces of
+// time, so the energies come out bit for bit the same, while the switch
+// itself (a simcall) waits for the end of the instant and is skipped when
+// the GPU ends it in the state SimGrid knows. Within an instant no time
+// passes, so the state in between draws nothing.
 void GpuEnergyMeter::enter(GpuId g, GpuPowerState state) {
   const auto i = static_cast<std::size_t>(g);
   if (state_.at(i) == state) return;
   account(g);
   state_[i] = state;
-  platform_.gpu_hosts[i]->set_pstate(static_cast<unsigned long>(state));
+  if (is_changed_[i] == 0) {
+    is_changed_[i] = 1;
+    changed_.push_back(g);
+  }
+}
+
+void GpuEnergyMeter::instant_over() {
+  for (GpuId g : changed_) {
+    const auto i = static_cast<std::size_t>(g);
+    is_changed_[i] = 0;
+    if (told_[i] == state_[i]) continue;
+    told_[i] = state_[i];
+    platform_.gpu_hosts[i]->set_pstate(static_cast<unsigned long>(state_[i]));
+  }
+  changed_.clear();
 }
 
 // Books what the host consumed since its last change to the state it was in

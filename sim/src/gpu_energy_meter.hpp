@@ -40,6 +40,8 @@ class GpuEnergyMeter : public GpuStateListener {
   void released(const std::vector<GpuId>& gpus) override;
   void went_down(const std::vector<GpuId>& gpus) override;
   void came_up(const std::vector<GpuId>& gpus) override;
+  // Tells SimGrid the power state each GPU changed at this instant ends in.
+  void instant_over() override;
 
   // Reads every host's counter at the current simulated time; call from an
   // actor once the replay is over, before the engine advances further.
@@ -54,7 +56,14 @@ class GpuEnergyMeter : public GpuStateListener {
   const Platform& platform_;
   std::vector<std::size_t> type_of_gpu_;
   std::vector<int> tenants_;
-  std::vector<GpuPowerState> state_;
+  std::vector<GpuPowerState> state_;  // the state each GPU is in
+  // What SimGrid was told: a GPU given back by one job and taken by the next
+  // at the same instant (a time slice's swap) ends the instant in the state
+  // it began it in, and switching the host's pstate there and back (two
+  // simcalls) was most of the meter's cost.
+  std::vector<GpuPowerState> told_;
+  std::vector<GpuId> changed_;  // since the last instant_over, once each
+  std::vector<char> is_changed_;
   std::vector<double> energy_read_j_;  // the host's counter at its last state change
   std::vector<double> busy_j_, idle_j_;
 };

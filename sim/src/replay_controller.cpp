@@ -99,6 +99,7 @@ void ReplayController::step(double now) {
   // (its epoch is then out of date). Dropped from the top here, it no longer
   // wakes the controller, and the policy, at a time when nothing happens.
   clock_.drop_stale();
+  recorder_.instant_over();  // the GPUs' power states, once per instant
   if (in_.options.progress)
     in_.options.progress(
         ReplayProgress{recorder_.jobs_done(), in_.jobs.size(), now, first_submit_s_, last_submit_s_});

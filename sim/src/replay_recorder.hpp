@@ -23,6 +23,8 @@ class GpuStateListener {
   virtual void released(const std::vector<GpuId>& gpus) = 0;  // one tenant fewer on each
   virtual void went_down(const std::vector<GpuId>& gpus) = 0;
   virtual void came_up(const std::vector<GpuId>& gpus) = 0;
+  // Every change at this simulated time has been told; the time may advance.
+  virtual void instant_over() {}
 };
 
 class ReplayRecorder {
@@ -57,6 +59,10 @@ class ReplayRecorder {
   void node_left(const std::vector<GpuId>& gpus, double now_s);
   void node_returned(const std::vector<GpuId>& gpus, double now_s);
   void set_listener(GpuStateListener* listener) { listener_ = listener; }
+  // The controller is done with this simulated time (GpuStateListener).
+  void instant_over() {
+    if (listener_ != nullptr) listener_->instant_over();
+  }
   // Allocation events go to `sink` as they happen instead of into
   // ReplayResult::allocations (ReplayOptions::allocation_sink).
   void set_allocation_sink(std::function<void(const AllocationEvent&)> sink) { sink_ = std::move(sink); }

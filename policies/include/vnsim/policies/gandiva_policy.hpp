@@ -49,6 +49,8 @@ class GandivaPolicy : public Policy {
   std::vector<Decision> place_shares(const SchedulerInput& input, const std::vector<const QueuedJob*>& order);
   std::vector<Decision> pack(const SchedulerInput& input, const std::vector<const QueuedJob*>& order);
   bool pair_allowed(const std::string& gpu_type, const JobSpec& a, const JobSpec& b) const;
+  // The queued jobs in turn order (gandiva_turns.cpp).
+  std::vector<const QueuedJob*> turn_order(const SchedulerInput& input);
 
   GandivaParams params_;
   std::unique_ptr<PlacementStrategy> placement_;
@@ -57,6 +59,20 @@ class GandivaPolicy : public Policy {
   double next_slice_s_ = std::numeric_limits<double>::infinity();
   std::vector<double> packed_at_s_;  // by job index: when this policy packed it, -1 when not packed
   std::set<std::tuple<std::string, std::string, std::string>> bad_pairs_;  // (GPU type, family, family)
+  // The turn order of the last call's queued jobs, (since, job) ascending,
+  // kept from call to call: a queued job's key does not change while it
+  // waits, so each call merges in only the jobs that joined the queue
+  // instead of sorting the whole queue at every slice.
+  struct Turn {
+    double since_s;
+    JobIndex job;
+  };
+  std::vector<Turn> turns_;
+  std::vector<char> in_turns_;            // by job index: has an entry in turns_
+  std::vector<std::uint64_t> seen_call_;  // by job index: the last call that listed it queued
+  std::vector<double> since_s_;           // by job index: its key in that call
+  std::vector<const QueuedJob*> queued_;  // by job index: its entry in that call's input
+  std::uint64_t call_ = 0;
 };
 
 }  // namespace vnsim

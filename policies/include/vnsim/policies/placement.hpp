@@ -9,6 +9,7 @@
 //   "random":         free allowed GPUs drawn with a seeded mt19937_64.
 //   "most-free":      as many GPUs as needed from the node with the most free
 //                     ones, then the next (the Pollux simulator's baselines).
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -32,8 +33,8 @@ class FreeGpus {
 
   const Cluster& cluster() const { return view_->cluster(); }
   bool is_free(GpuId g) const {
-    if (!changed_.empty())
-      if (const auto it = changed_.find(g); it != changed_.end()) return it->second;
+    if (!changed_.empty() && changed_[static_cast<std::size_t>(g)] >= 0)
+      return changed_[static_cast<std::size_t>(g)] != 0;
     return view_->is_free(g);
   }
   int free_on_node(NodeId n) const;
@@ -48,15 +49,20 @@ class FreeGpus {
  private:
   void set_free(GpuId g, bool free);
   void count_multi_node(const std::vector<GpuId>& gpus, int delta);
-  // The racks of a job that spans nodes; false for a one-node job.
-  bool multi_node_racks(const std::vector<GpuId>& gpus, std::set<RackId>& racks) const;
+  // The racks of a job that spans nodes, ascending and once each; false for
+  // a one-node job.
+  bool multi_node_racks(const std::vector<GpuId>& gpus, std::vector<RackId>& racks) const;
   void add_multi_node(std::vector<int>& per_rack, const std::vector<GpuId>& gpus, int delta) const;
 
   const ClusterView* view_;
-  const std::vector<RunningJob>* running_;   // the decide() input's, alive for the call
-  std::unordered_map<GpuId, bool> changed_;  // free or not now, where this call changed it
-  std::unordered_map<NodeId, int> node_delta_;
-  std::unordered_map<RackId, int> rack_delta_;    // multi-node jobs taken minus released
+  const std::vector<RunningJob>* running_;  // the decide() input's, alive for the call
+  // What this call changed, one entry per GPU, node and rack, made at the
+  // first change (a call that changes nothing allocates nothing): arrays of
+  // bytes and ints cost a memset, where hash maps built and freed at every
+  // call were a tenth of a time-slicing policy's CPU (docs/PERFORMANCE.md).
+  std::vector<signed char> changed_;              // per GPU: -1 not changed, else free (1) or not (0) now
+  std::vector<int> node_delta_;                   // per node: free GPUs gained minus taken
+  std::vector<int> rack_delta_;                   // per rack: multi-node jobs taken minus released
   mutable std::vector<int> multi_node_per_rack_;  // of the running jobs; empty until asked
   int total_ = 0;
 };
