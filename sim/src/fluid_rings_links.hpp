@@ -8,8 +8,8 @@
 // numbering that settle gives the fluid model.
 #include <algorithm>
 #include <cstddef>
-#include <map>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace vnsim::sim {
@@ -31,7 +31,11 @@ class RingLinkUsers {
       auto it = users_.find(l);
       if (it == users_.end()) continue;
       std::vector<std::size_t>& users = it->second;
-      users.erase(std::find(users.begin(), users.end(), ring));
+      // A link's rings are kept in no order (rings_on_shared sorts what it
+      // collects), so the ring's slot takes the last entry instead of the
+      // tail being shifted down.
+      *std::find(users.begin(), users.end(), ring) = users.back();
+      users.pop_back();
       if (users.size() == 1) shared_.erase(l);
       // An emptied link keeps its (empty) entry: time slicing takes and
       // gives back the same links every slice, and erasing and re-making
@@ -57,7 +61,9 @@ class RingLinkUsers {
   std::size_t users_visited() const { return users_visited_; }
 
  private:
-  std::map<Link, std::vector<std::size_t>> users_;  // every link a ring crosses now
+  // Every link a ring crosses now; only looked up, never walked, so its
+  // order does not matter.
+  std::unordered_map<Link, std::vector<std::size_t>> users_;
   std::set<Link> shared_;
   std::size_t users_visited_ = 0;
 };
