@@ -110,18 +110,29 @@ TEST(SiaIlp, IdenticalJobsShareOneGroupAndSplitItsCounts) {
   EXPECT_NEAR(objective(p, chosen), -0.8505, 1e-4);
 }
 
-TEST(SiaIlp, MatchesBruteForceWithRepeatedRowsAndDominatedConfigurations) {
-  // Rows drawn from a pool of two, so jobs repeat rows (merged groups), and
-  // goodput that may fall with more GPUs (dominated configurations dropped).
-  std::mt19937_64 rng(7);
+// Four jobs whose rows are drawn from a pool of two, so jobs repeat rows
+// (merged groups), with goodput that may fall with more GPUs (dominated
+// configurations dropped); `pool_of` gets each job's pool index.
+SiaIlpProblem pooled_problem(std::mt19937_64& rng, int trial, std::vector<std::size_t>& pool_of) {
   auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  SiaIlpProblem p = two_types();
+  p.p = trial % 2 == 0 ? -0.5 : 0.5;
+  std::vector<std::vector<double>> pool(2);
+  for (std::vector<double>& row : pool)
+    for (std::size_t c = 0; c < p.configs.size(); ++c) row.push_back(u01() < 0.15 ? 0.0 : 1 + 3 * u01());
+  pool_of.clear();
+  for (int j = 0; j < 4; ++j) {
+    pool_of.push_back(u01() < 0.5 ? 0 : 1);
+    p.value.push_back(pool[pool_of.back()]);
+  }
+  return p;
+}
+
+TEST(SiaIlp, MatchesBruteForceWithRepeatedRowsAndDominatedConfigurations) {
+  std::mt19937_64 rng(7);
+  std::vector<std::size_t> pool_of;
   for (int trial = 0; trial < 40; ++trial) {
-    SiaIlpProblem p = two_types();
-    p.p = trial % 2 == 0 ? -0.5 : 0.5;
-    std::vector<std::vector<double>> pool(2);
-    for (std::vector<double>& row : pool)
-      for (std::size_t c = 0; c < p.configs.size(); ++c) row.push_back(u01() < 0.15 ? 0.0 : 1 + 3 * u01());
-    for (int j = 0; j < 4; ++j) p.value.push_back(pool[u01() < 0.5 ? 0 : 1]);
+    const SiaIlpProblem p = pooled_problem(rng, trial, pool_of);
     const std::vector<int> ilp = solve_sia_ilp(p);
     ASSERT_TRUE(fits(p, ilp)) << "trial " << trial;
     EXPECT_NEAR(objective(p, ilp), brute_force(p), 1e-9) << "trial " << trial;
@@ -132,18 +143,11 @@ TEST(SiaIlp, RowClassesGiveTheSameAnswerAndAreNotLookedAtAgain) {
   // The random problems of the test above, each job's pool row as its row
   // class: the same answer as without classes.
   std::mt19937_64 rng(7);
-  auto u01 = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  std::vector<std::size_t> pool_of;
   for (int trial = 0; trial < 40; ++trial) {
-    SiaIlpProblem p = two_types();
-    p.p = trial % 2 == 0 ? -0.5 : 0.5;
-    std::vector<std::vector<double>> pool(2);
-    for (std::vector<double>& row : pool)
-      for (std::size_t c = 0; c < p.configs.size(); ++c) row.push_back(u01() < 0.15 ? 0.0 : 1 + 3 * u01());
-    for (int j = 0; j < 4; ++j) {
-      const std::size_t k = u01() < 0.5 ? 0 : 1;
-      p.value.push_back(pool[k]);
-      p.row_class.push_back(j == 3 ? SiaIlpProblem::kNoClass : k);
-    }
+    SiaIlpProblem p = pooled_problem(rng, trial, pool_of);
+    for (std::size_t j = 0; j < pool_of.size(); ++j)
+      p.row_class.push_back(j == 3 ? SiaIlpProblem::kNoClass : pool_of[j]);
     const std::vector<int> with = solve_sia_ilp(p);
     p.row_class.clear();
     EXPECT_EQ(with, solve_sia_ilp(p)) << "trial " << trial;
