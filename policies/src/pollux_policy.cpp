@@ -97,7 +97,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   skipped_in_a_row_ = 0;
   ++searches_;
   search.price_current_rows();
-  for (std::size_t j = 0; j < n_jobs; ++j) current.rows[j] = search.jobs[j].current_scored;
+  for (std::size_t j = 0; j < n_jobs; ++j) current.rows[j] = search.current_row(j);
   // Every individual's rows come from recycled buffers (spare_rows_): a
   // round then allocates none once the buffers have grown to its size.
   auto copy_of = [this](const pollux::Individual& ind) {
@@ -137,7 +137,7 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       ind.rows.reserve(n_jobs);
       for (std::size_t j = 0; j < n_jobs; ++j) {
         if (column[j] < 0) {
-          ind.rows.push_back(search.jobs[j].current_scored);
+          ind.rows.push_back(search.current_row(j));
           continue;
         }
         ind.rows.push_back(prev[static_cast<std::size_t>(column[j])]);

@@ -47,10 +47,7 @@ void Search::prepare() {
   }
   tables_.forget_others();
   current_rows_.clear();
-  for (Job& j : jobs) {
-    j.current_scored = j.current;
-    current_rows_.push_back(j.current);
-  }
+  for (const Job& j : jobs) current_rows_.push_back(j.current);
 }
 
 void Search::price_current_rows() {
@@ -60,8 +57,7 @@ void Search::price_current_rows() {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     Row r = jobs[j].current;
     price(j, r);
-    jobs[j].current_scored = r.n == jobs[j].current.n ? r : jobs[j].current;
-    current_rows_[j] = jobs[j].current_scored;
+    current_rows_[j] = r.n == jobs[j].current.n ? r : jobs[j].current;
   }
 }
 

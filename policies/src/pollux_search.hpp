@@ -131,12 +131,7 @@ class Search {
     Row current;
     int max_gpus;
     int current_gpus = 0;  // current.gpus(), set by prepare()
-    // Set by price_current_rows(): the current row with its term when
-    // pricing leaves it as it is (a job that can use its GPUs; else the
-    // unscored current row), so that mutation's "back to the current allocation" and the
-    // seeds copy a priced row; and the key of its goodput table.
-    Row current_scored{};
-    TableKey key{};
+    TableKey key{};        // of its goodput table, set by prepare()
   };
 
   // What a job's fitness term reads besides its row: equal inputs give
@@ -207,9 +202,14 @@ class Search {
   // After `jobs` is filled: each job's goodput table, kept from earlier
   // rounds where its key is the same.
   void prepare();
-  // Before a search: each job's current_scored with its term (prepare()
+  // Before a search: each job's current_row() with its term (prepare()
   // leaves it unscored).
   void price_current_rows();
+  // Job j's current row as price_current_rows() left it: with its term when
+  // pricing leaves it as it is (a job that can use its GPUs; else the
+  // unscored current row), so that mutation's "back to the current
+  // allocation" and the seeds copy a priced row.
+  const Row& current_row(std::size_t j) const { return current_rows_[j]; }
 
   // The generalised mean of the rows' speedups (restart factor included),
   // into ind.fitness. Only the rows not scored yet are priced.
@@ -286,7 +286,7 @@ class Search {
     bool running;
   };
   std::vector<Hot> hot_;
-  std::vector<Row> current_rows_;  // per job: current_scored, contiguous (mutation reads it)
+  std::vector<Row> current_rows_;  // per job: current_row(), contiguous (mutation reads it)
   int max_nodes_ = 1;
   int max_gpus_ = 1;
 };
