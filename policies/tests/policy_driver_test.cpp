@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,20 +33,24 @@ class FakeExecutor final : public PolicyExecutor {
     calls.push_back("arrived " + std::to_string(job) + " at " + std::to_string(static_cast<int>(now)));
     return {};
   }
+  // What it started, kept here: reading the driver's running list in the
+  // middle of a batch of decisions would make the driver bring it up to date.
+  std::map<JobIndex, RunningJob> held;
   RunningJob start(const StartJob& d, double now) override {
     calls.push_back("start " + std::to_string(d.job) + " at " + std::to_string(static_cast<int>(now)));
     driver->view().allocate(d.placement.gpus, d.job);
-    return RunningJob{d.job, &jobs->at(d.job), d.placement, now, 0, -1};
+    const RunningJob r{d.job, &jobs->at(d.job), d.placement, now, 0, -1};
+    held.insert_or_assign(d.job, r);
+    return r;
   }
   bool keep_service = false;  // requeue with the GPU-s held, not 7
   void preempt(JobIndex job, double now) override {
     calls.push_back("preempt " + std::to_string(job));
     double attained = 7;
-    for (const RunningJob& r : driver->running())
-      if (r.index == job) {
-        driver->view().release(r.placement.gpus, job);
-        if (keep_service) attained = static_cast<double>(r.placement.gpus.size()) * (now - r.start_s);
-      }
+    const RunningJob& r = held.at(job);
+    driver->view().release(r.placement.gpus, job);
+    if (keep_service) attained = static_cast<double>(r.placement.gpus.size()) * (now - r.start_s);
+    held.erase(job);
     driver->requeue(job, JobProgress{attained, 50});  // half of its 100 iterations done
   }
   void resize(const ResizeJob& d, double) override { calls.push_back("resize " + std::to_string(d.job)); }
@@ -207,6 +213,64 @@ TEST(PolicyDriver, EachCallIsToldWhichJobsChangedSinceTheLastAndFindsThemWhereTh
   s.driver.run_policy(2);
   s.driver.run_policy(3);
   EXPECT_EQ(told, (std::vector<std::string>{"0q 1q ", "0r ", "0gone 2q ", "1r ", "", "1q ", ""}));
+}
+
+// A round-based policy preempts and starts many jobs in one batch of
+// decisions: the preempted jobs go back to their submission places and the
+// running list keeps start order, as if each had been requeued at once, but
+// the driver passes over each list once per batch, not once per job.
+TEST(PolicyDriver, BatchedPreemptionsRequeueInSubmissionOrderWithOnePassOverEachList) {
+  DriverRig s(
+      {job("a", 0, 1), job("b", 1, 1), job("c", 2, 1), job("d", 3, 1), job("e", 4, 1), job("f", 5, 1)});
+  s.driver.process_arrivals(5);
+  std::string told;  // the changes the call after the batch is told of, and where each job is then
+  s.policy.script = [&](const SchedulerInput& in) -> std::vector<Decision> {
+    if (in.now_s == 5 && s.driver.phase(0) == PolicyDriver::Phase::Queued)
+      return {StartJob{0, {{0}, {}}}, StartJob{1, {{1}, {}}}, StartJob{2, {{2}, {}}}, StartJob{3, {{3}, {}}}};
+    if (in.now_s == 6 && s.driver.phase(5) == PolicyDriver::Phase::Queued)
+      return {PreemptJob{2}, PreemptJob{0}, StartJob{5, {{2}, {}}}, PreemptJob{3}, StartJob{4, {{0}, {}}}};
+    if (in.now_s == 6)
+      for (JobIndex j : in.changes->jobs())
+        told += std::to_string(j) + (in.changes->queued(j) ? "q " : in.changes->running(j) ? "r " : "? ");
+    return {};
+  };
+  s.driver.run_policy(5);
+  const std::uint64_t before = s.driver.list_passes();
+  s.driver.run_policy(6);
+  EXPECT_EQ(s.driver.list_passes() - before, 2u) << "one pass over the running list, one over the queue";
+  EXPECT_EQ(told, "2q 0q 5r 3q 4r ");
+  std::vector<JobIndex> running;
+  for (const RunningJob& r : s.driver.running()) running.push_back(r.index);
+  EXPECT_EQ(running, (std::vector<JobIndex>{1, 5, 4}));
+  std::vector<JobIndex> queued;
+  for (const QueuedJob& q : s.driver.queued()) queued.push_back(q.index);
+  EXPECT_EQ(queued, (std::vector<JobIndex>{0, 2, 3}));
+  EXPECT_EQ(s.driver.queued()[1].attained_gpu_s, 7);
+}
+
+// A job started and preempted, or preempted and started again, in one batch
+// has one entry, in the list of its last phase.
+TEST(PolicyDriver, AJobStoppedAndStartedInOneBatchHasOneEntry) {
+  DriverRig s({job("a", 0, 1), job("b", 0, 1)});
+  s.driver.process_arrivals(0);
+  s.policy.script = [&](const SchedulerInput& in) -> std::vector<Decision> {
+    if (in.now_s == 0 && s.policy.seen.size() == 1) return {StartJob{0, {{0}, {}}}, PreemptJob{0}};
+    if (in.now_s == 1 && s.policy.seen.size() == 3)
+      return {StartJob{1, {{1}, {}}}, PreemptJob{1}, StartJob{1, {{2}, {}}}};
+    return {};
+  };
+  s.driver.run_policy(0);
+  ASSERT_EQ(s.driver.queued().size(), 2u);
+  EXPECT_EQ(s.driver.queued()[0].index, 0u);
+  EXPECT_EQ(s.driver.queued()[0].attained_gpu_s, 7);
+  EXPECT_EQ(s.driver.queued()[1].index, 1u);
+  EXPECT_TRUE(s.driver.running().empty());
+  s.driver.run_policy(1);
+  ASSERT_EQ(s.driver.queued().size(), 1u);
+  EXPECT_EQ(s.driver.queued()[0].index, 0u);
+  ASSERT_EQ(s.driver.running().size(), 1u);
+  EXPECT_EQ(s.driver.running()[0].index, 1u);
+  EXPECT_EQ(s.driver.running()[0].placement.gpus, (std::vector<GpuId>{2}));
 }
 
 // Tiresias counts a running job's service itself (4 GPUs x time since its

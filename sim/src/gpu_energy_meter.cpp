@@ -4,6 +4,8 @@
 
 #include <array>
 #include <charconv>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/simix.hpp>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
@@ -45,6 +47,8 @@ GpuEnergyMeter::GpuEnergyMeter(const Platform& platform, std::vector<std::size_t
       told_(type_of_gpu_.size(), GpuPowerState::Free),
       is_changed_(type_of_gpu_.size(), 0),
       energy_read_j_(type_of_gpu_.size(), 0),
+      is_unread_(type_of_gpu_.size(), 0),
+      unread_state_(type_of_gpu_.size(), GpuPowerState::Free),
       busy_j_(type_count, 0),
       idle_j_(type_count, 0) {
   if (type_of_gpu_.size() != platform.gpu_hosts.size())
@@ -75,19 +79,35 @@ void GpuEnergyMeter::came_up(const std::vector<GpuId>& gpus) {
 
 void GpuEnergyMeter::finish() {
   instant_over();
-  for (std::size_t g = 0; g < state_.size(); ++g) account(static_cast<GpuId>(g));
+  ++kernel_calls_;
+  simgrid::kernel::actor::simcall_answered([this] {
+    for (std::size_t g = 0; g < state_.size(); ++g) account(static_cast<GpuId>(g), state_[g]);
+  });
 }
 
-// The host's counter is read at every change, as if its pstate were
-// switched there: the plugin's sum is then taken over the same pieces of
-// time, so the energies come out bit for bit the same, while the switch
-// itself (a simcall) waits for the end of the instant and is skipped when
+// The host's counter is read at the first change of each instant, as if
+// its pstate were switched there: the plugin's sum is then taken over the
+// same pieces of time, so the energies come out bit for bit the same, while
+// the switch itself waits for the end of the instant and is skipped when
 // the GPU ends it in the state SimGrid knows. Within an instant no time
-// passes, so the state in between draws nothing.
+// passes, so the state in between draws nothing, and the read itself waits
+// for the end of the instant too: the counter does not move within it
+// (SimGrid's HostEnergy::update adds nothing while the clock stands still).
+// A round of a round-based policy changes hundreds of GPUs at one instant;
+// reading each in its own simcall was the meter's cost.
 void GpuEnergyMeter::enter(GpuId g, GpuPowerState state) {
   const auto i = static_cast<std::size_t>(g);
   if (state_.at(i) == state) return;
-  account(g);
+  const double clock = simgrid::s4u::Engine::get_clock();
+  // The controller ends every instant (instant_over) before time passes;
+  // should a change come later all the same, the earlier ones are read now.
+  if (!unread_.empty() && clock != unread_clock_) read_unread();
+  if (is_unread_[i] == 0) {
+    is_unread_[i] = 1;
+    unread_state_[i] = state_[i];
+    unread_.push_back(g);
+    unread_clock_ = clock;
+  }
   state_[i] = state;
   if (is_changed_[i] == 0) {
     is_changed_[i] = 1;
@@ -95,26 +115,47 @@ void GpuEnergyMeter::enter(GpuId g, GpuPowerState state) {
   }
 }
 
+void GpuEnergyMeter::read_unread() {
+  if (unread_.empty()) return;
+  ++kernel_calls_;
+  simgrid::kernel::actor::simcall_answered([this] {
+    for (GpuId g : unread_) account(g, unread_state_[static_cast<std::size_t>(g)]);
+  });
+  for (GpuId g : unread_) is_unread_[static_cast<std::size_t>(g)] = 0;
+  unread_.clear();
+}
+
 void GpuEnergyMeter::instant_over() {
+  read_unread();
+  bool any = false;
   for (GpuId g : changed_) {
     const auto i = static_cast<std::size_t>(g);
-    is_changed_[i] = 0;
-    if (told_[i] == state_[i]) continue;
-    told_[i] = state_[i];
-    platform_.gpu_hosts[i]->set_pstate(static_cast<unsigned long>(state_[i]));
+    if (told_[i] != state_[i]) any = true;
   }
+  if (any) {
+    ++kernel_calls_;
+    simgrid::kernel::actor::simcall_answered([this] {
+      for (GpuId g : changed_) {
+        const auto i = static_cast<std::size_t>(g);
+        if (told_[i] == state_[i]) continue;
+        told_[i] = state_[i];
+        platform_.gpu_hosts[i]->set_pstate(static_cast<unsigned long>(state_[i]));
+      }
+    });
+  }
+  for (GpuId g : changed_) is_changed_[static_cast<std::size_t>(g)] = 0;
   changed_.clear();
 }
 
-// Books what the host consumed since its last change to the state it was in
-// (nothing can accrue while Down: that state draws 0 W).
-void GpuEnergyMeter::account(GpuId g) {
+// Books what the host consumed since its last read to `state`, the state
+// it was in (nothing can accrue while Down: that state draws 0 W).
+void GpuEnergyMeter::account(GpuId g, GpuPowerState state) {
   const auto i = static_cast<std::size_t>(g);
   const double now_j = sg_host_get_consumed_energy(platform_.gpu_hosts[i]);
   const double delta = now_j - energy_read_j_[i];
   energy_read_j_[i] = now_j;
-  if (state_[i] == GpuPowerState::Held) busy_j_[type_of_gpu_[i]] += delta;
-  if (state_[i] == GpuPowerState::Free) idle_j_[type_of_gpu_[i]] += delta;
+  if (state == GpuPowerState::Held) busy_j_[type_of_gpu_[i]] += delta;
+  if (state == GpuPowerState::Free) idle_j_[type_of_gpu_[i]] += delta;
 }
 
 }  // namespace vnsim::sim

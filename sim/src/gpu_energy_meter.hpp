@@ -48,10 +48,17 @@ class GpuEnergyMeter : public GpuStateListener {
   void finish();
   const std::vector<double>& busy_j() const { return busy_j_; }  // per type
   const std::vector<double>& idle_j() const { return idle_j_; }
+  // Times the meter entered SimGrid's kernel (a simcall) to read counters or
+  // switch pstates: once per instant with any change, whatever the number
+  // of GPUs changed then.
+  std::size_t kernel_calls() const { return kernel_calls_; }
 
  private:
   void enter(GpuId g, GpuPowerState state);
-  void account(GpuId g);
+  void account(GpuId g, GpuPowerState state);
+  // Reads the counters of the GPUs changed since their last read (in the
+  // order they changed), all in one simcall.
+  void read_unread();
 
   const Platform& platform_;
   std::vector<std::size_t> type_of_gpu_;
@@ -65,6 +72,13 @@ class GpuEnergyMeter : public GpuStateListener {
   std::vector<GpuId> changed_;  // since the last instant_over, once each
   std::vector<char> is_changed_;
   std::vector<double> energy_read_j_;  // the host's counter at its last state change
+  // Changed at unread_clock_ and not read yet, each with the state it was in
+  // before (what its energy since the last read is booked to).
+  std::vector<GpuId> unread_;
+  std::vector<char> is_unread_;
+  std::vector<GpuPowerState> unread_state_;
+  double unread_clock_ = 0;
+  std::size_t kernel_calls_ = 0;
   std::vector<double> busy_j_, idle_j_;
 };
 

@@ -79,12 +79,24 @@ class PolicyDriver {
   ClusterView& view() { return view_; }
   const ClusterView& view() const { return view_; }
   Phase phase(JobIndex job) const { return phase_[job]; }
-  const std::vector<QueuedJob>& queued() const { return queued_; }
-  const std::vector<RunningJob>& running() const { return running_; }
+  // Both lists are brought up to date first when a batch of decisions has
+  // left requeues or removals pending (see flush()).
+  const std::vector<QueuedJob>& queued() const {
+    flush_queue();
+    return queued_;
+  }
+  const std::vector<RunningJob>& running() const {
+    flush_running();
+    return running_;
+  }
   std::optional<double> next_arrival_s() const;
   bool arrivals_left() const { return next_arrival_ < arrival_order_.size(); }
   std::optional<double> timer_s() const { return timer_s_; }
   double scheduler_wall_s() const { return scheduler_wall_s_; }
+  // Whole-list passes over the queue and the running list (erase, insert,
+  // filter, merge) so far: what the driver's bookkeeping costs, which a
+  // test checks stays one per list and batch of decisions.
+  std::uint64_t list_passes() const { return list_passes_; }
 
   // Before the run: a job a resumed run already finished.
   void mark_done(JobIndex job);
@@ -118,6 +130,13 @@ class PolicyDriver {
   void check_phase(JobIndex job, Phase wanted, const char* action) const;
   void reject(JobIndex job, double now, const std::string& reason);
   QueuedJob queue_entry(JobIndex job, const JobProgress& progress);
+  // While a batch of decisions is applied, a preempted or finished job's
+  // running entry is only counted stale and a requeued job's entry only
+  // noted; these bring the lists up to date in one pass each: the running
+  // list keeps start order, the queue submission order.
+  void flush_running() const;
+  void flush_queue() const;
+  class Batch;  // the scope of one batch of decisions
 
   const Cluster& cluster_;
   const GpuCatalog& gpu_catalog_;
@@ -131,10 +150,21 @@ class PolicyDriver {
   std::vector<JobIndex> arrival_order_;
   std::vector<std::size_t> arrival_rank_;  // position of each job in arrival_order_
   std::size_t next_arrival_ = 0;
-  std::vector<QueuedJob> queued_;         // submission order
-  std::vector<RunningJob> running_;       // start order
-  std::vector<std::uint64_t> start_seq_;  // per job: its last start's rank, which orders running_
+  // mutable: the const accessors flush what a batch left pending.
+  mutable std::vector<QueuedJob> queued_;    // submission order
+  mutable std::vector<RunningJob> running_;  // start order
+  std::vector<std::uint64_t> start_seq_;     // per job: its last start's rank, which orders running_
   std::uint64_t starts_ = 0;
+  // Entered the queue during the batch, in call order; requeued_at_[job] is
+  // 1 + the position of the job's last such entry (0: none).
+  mutable std::vector<QueuedJob> requeued_;
+  mutable std::vector<std::size_t> requeued_at_;
+  // Per job: how many of its entries in running_ (its earliest) are stale.
+  mutable std::vector<std::uint32_t> stale_running_;
+  mutable std::size_t stale_total_ = 0;
+  bool batching_ = false;  // in a batch: starts, rejects and requeues leave the queue to flush
+  mutable bool queue_dirty_ = false;
+  mutable std::uint64_t list_passes_ = 0;
   std::vector<JobIndex> changed_;  // since the policy's previous call (InputChanges::jobs)
   std::vector<char> is_changed_;   // per job: in changed_
   std::optional<double> timer_s_;
