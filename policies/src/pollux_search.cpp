@@ -82,20 +82,16 @@ void Search::price(std::size_t j, Row& r) {
 
 double Search::fitness(Individual& ind) {
   double sum = 0;
-  double log_sum = 0;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    Row& r = ind.rows[j];
-    if (!r.scored) price(j, r);
-    // Summed in job order whether priced now or copied: the same bits as
-    // pricing every row again.
-    if (params_.p == 0)
-      log_sum += r.term;
-    else
-      sum += r.term;
-  }
+  for (std::size_t j = 0; j < jobs.size(); ++j) sum += scored_term(j, ind.rows[j]);
+  return finish_fitness(ind, sum);
+}
+
+double Search::finish_fitness(Individual& ind, double sum) {
+  // The terms were summed in job order whether priced now or copied: the
+  // same bits as pricing every row again (with p = 0 they are logs).
   rows_scored_ += static_cast<long>(jobs.size());
   const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
-  ind.fitness = params_.p == 0 ? std::exp(log_sum / n) : std::pow(sum / n, 1.0 / params_.p);
+  ind.fitness = params_.p == 0 ? std::exp(sum / n) : std::pow(sum / n, 1.0 / params_.p);
   return ind.fitness;
 }
 
@@ -106,47 +102,71 @@ void Search::crossover(const Individual& a, const Individual& b, Individual& chi
   std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
 }
 
-void Search::mutate(Individual& ind) {
+double Search::breed(const Individual& a, const Individual& b, Individual& child) {
+  // crossover(), mutate(), repair() and fitness() in one pass over the
+  // jobs, with the same draws in the same order: the cut first, then
+  // mutation's in job order. Repairing row j reads only the rows before
+  // it, and pricing it only row j, so each row ends as the four passes
+  // would leave it, and the sum adds the same terms in the same order.
+  const std::size_t cut = pick(rng_, jobs.size() + 1);
+  child.rows.resize(jobs.size());
+  begin_repair();
+  double sum = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    Row& r = ind.rows[j];
+    Row& r = child.rows[j];
     const double u = uniform01(rng_);
-    if (u < 0.1) {
-      r = current_rows_[j];  // its term as fitness() would price it
-    } else if (u < 0.2) {
-      bool dropped = false;
+    if (u >= kBackToCurrent) r = (j < cut ? a : b).rows[j];  // else mutation copies the current row
+    if (u < kMutated) mutate_row(j, r, u);
+    if (r.n > 1)
+      repair_row(j, r);
+    else
+      repair_one_node_row(j, r);
+    sum += scored_term(j, r);
+  }
+  return finish_fitness(child, sum);
+}
+
+void Search::mutate(Individual& ind) {
+  for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(j, ind.rows[j], uniform01(rng_));
+}
+
+void Search::mutate_row(std::size_t j, Row& r, double u) {
+  if (u < kBackToCurrent) {
+    r = current_rows_[j];  // its term as fitness() would price it
+  } else if (u < 0.2) {
+    bool dropped = false;
+    for (int i = 0; i < r.n; ++i)
+      if (uniform01(rng_) < 0.1) {
+        r.count[i] = 0;
+        dropped = true;
+      }
+    if (r.compact() || dropped) r.scored = false;
+  } else if (u < kMutated) {
+    int slot = -1;
+    if (r.n > 0 && uniform01(rng_) < 0.5) {
+      slot = static_cast<int>(pick(rng_, r.n));
+    } else {
+      const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
       for (int i = 0; i < r.n; ++i)
-        if (uniform01(rng_) < 0.1) {
-          r.count[i] = 0;
-          dropped = true;
-        }
-      if (r.compact() || dropped) r.scored = false;
-    } else if (u < 0.3) {
-      int slot = -1;
-      if (r.n > 0 && uniform01(rng_) < 0.5) {
-        slot = static_cast<int>(pick(rng_, r.n));
-      } else {
-        const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
-        for (int i = 0; i < r.n; ++i)
-          if (r.node[i] == node) slot = i;
-        if (slot < 0 && r.n < kMaxRowNodes) {
-          slot = r.n++;
-          r.node[slot] = node;
-          r.count[slot] = 0;
-        }
+        if (r.node[i] == node) slot = i;
+      if (slot < 0 && r.n < kMaxRowNodes) {
+        slot = r.n++;
+        r.node[slot] = node;
+        r.count[slot] = 0;
       }
-      if (slot >= 0) {
-        const int cap = capacity_[r.node[slot]];
-        const int lo = r.count[slot];
-        const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
-        r.count[slot] = static_cast<std::uint8_t>(raised);
-        // A node added with no GPU is dropped again: the row is as it was.
-        if (r.compact() || raised != lo) r.scored = false;
-      }
+    }
+    if (slot >= 0) {
+      const int cap = capacity_[r.node[slot]];
+      const int lo = r.count[slot];
+      const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
+      r.count[slot] = static_cast<std::uint8_t>(raised);
+      // A node added with no GPU is dropped again: the row is as it was.
+      if (r.compact() || raised != lo) r.scored = false;
     }
   }
 }
 
-void Search::repair(Individual& ind) {
+void Search::begin_repair() {
   // A node's marks count only in the repair that set them (repair_): no
   // clearing between repairs, which on a cluster of hundreds of nodes was
   // most of a search with few jobs.
@@ -154,60 +174,88 @@ void Search::repair(Individual& ind) {
     for (NodeUse& u : node_use_) u = NodeUse{0, 0, 0, u.capacity};
     repair_ = 1;
   }
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    Row& r = ind.rows[j];
-    bool changed = false;
-    if (r.n > 1) {
-      // Drops the nodes an earlier distributed job claimed and claims the
-      // others, in one pass: a row holds each node once, so claiming one of
-      // its nodes cannot drop another of them.
-      for (int i = 0; i < r.n;) {
-        std::uint32_t& claimed_in = node_use_[r.node[i]].claimed_in;
-        if (claimed_in == repair_) {
-          r.drop(i);
-          changed = true;
-        } else {
-          claimed_in = repair_;
-          ++i;
-        }
-      }
-    }
-    while (r.n > max_nodes_) {
-      const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
-      r.drop(static_cast<int>(smallest));
-      changed = true;
-    }
-    for (int over = r.gpus() - hot_[j].max_gpus; over > 0;) {
-      const int i = r.n - 1;
-      const int cut = std::min<int>(over, r.count[i]);
-      r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
-      over -= cut;
-      r.compact();
-      changed = true;
-    }
-    // Node capacity, a node left with no GPU dropped as it goes: a node's
-    // room depends only on the rows before this one, so the row ends as a
-    // capacity pass followed by compact() would leave it (the node swapped
-    // into a dropped one's slot is checked next, as compact() would).
+}
+
+void Search::repair(Individual& ind) {
+  begin_repair();
+  for (std::size_t j = 0; j < jobs.size(); ++j) repair_row(j, ind.rows[j]);
+}
+
+void Search::repair_one_node_row(std::size_t j, Row& r) {
+  // repair_row() on a row of at most one node, which neither claims a node
+  // nor exceeds max_nodes_ (at least 1): what is over the job's cap (at
+  // least 1 GPU) and over the node's room comes off its one node.
+  if (r.n == 0) return;
+  NodeUse& u = node_use_[r.node[0]];
+  const int used = u.used_in == repair_ ? u.used : 0;
+  const int count = std::min<int>({r.count[0], hot_[j].max_gpus, u.capacity - used});
+  u.used = used + count;
+  u.used_in = repair_;
+  if (count == r.count[0]) return;
+  r.count[0] = static_cast<std::uint8_t>(count);
+  if (count == 0) r.n = 0;
+  r.scored = false;
+}
+
+void Search::repair_row(std::size_t j, Row& r) {
+  bool changed = false;
+  int gpus = 0;  // r.gpus(), counted as the claims go
+  if (r.n > 1) {
+    // Drops the nodes an earlier distributed job claimed and claims the
+    // others, in one pass: a row holds each node once, so claiming one of
+    // its nodes cannot drop another of them.
     for (int i = 0; i < r.n;) {
-      NodeUse& u = node_use_[r.node[i]];
-      const int used = u.used_in == repair_ ? u.used : 0;
-      const int room = u.capacity - used;
-      if (room < r.count[i]) {
-        r.count[i] = static_cast<std::uint8_t>(room);
-        changed = true;
-      }
-      u.used = used + r.count[i];
-      u.used_in = repair_;
-      if (r.count[i] == 0) {
+      std::uint32_t& claimed_in = node_use_[r.node[i]].claimed_in;
+      if (claimed_in == repair_) {
         r.drop(i);
         changed = true;
       } else {
+        claimed_in = repair_;
+        gpus += r.count[i];
         ++i;
       }
     }
-    if (changed) r.scored = false;
+  } else {
+    gpus = r.gpus();
   }
+  if (r.n > max_nodes_) {
+    while (r.n > max_nodes_) {
+      const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
+      r.drop(static_cast<int>(smallest));
+    }
+    changed = true;
+    gpus = r.gpus();
+  }
+  for (int over = gpus - hot_[j].max_gpus; over > 0;) {
+    const int i = r.n - 1;
+    const int cut = std::min<int>(over, r.count[i]);
+    r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
+    over -= cut;
+    r.compact();
+    changed = true;
+  }
+  // Node capacity, a node left with no GPU dropped as it goes: a node's
+  // room depends only on the rows before this one, so the row ends as a
+  // capacity pass followed by compact() would leave it (the node swapped
+  // into a dropped one's slot is checked next, as compact() would).
+  for (int i = 0; i < r.n;) {
+    NodeUse& u = node_use_[r.node[i]];
+    const int used = u.used_in == repair_ ? u.used : 0;
+    const int room = u.capacity - used;
+    if (room < r.count[i]) {
+      r.count[i] = static_cast<std::uint8_t>(room);
+      changed = true;
+    }
+    u.used = used + r.count[i];
+    u.used_in = repair_;
+    if (r.count[i] == 0) {
+      r.drop(i);
+      changed = true;
+    } else {
+      ++i;
+    }
+  }
+  if (changed) r.scored = false;
 }
 
 const Individual& Search::tournament(const std::vector<Individual>& pop) {
@@ -264,10 +312,7 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     for (Individual& child : children) {
       const Individual& a = tournament(pop);  // two statements: a fixed draw order
       const Individual& b = tournament(pop);
-      crossover(a, b, child);
-      mutate(child);
-      repair(child);
-      fitness(child);
+      breed(a, b, child);
     }
     // (mu + lambda) survival: the best of parents and children.
     for (Individual& c : children) pop.push_back(std::move(c));
