@@ -108,15 +108,25 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
   // mutation's in job order. Repairing row j reads only the rows before
   // it, and pricing it only row j, so each row ends as the four passes
   // would leave it, and the sum adds the same terms in the same order.
-  const std::size_t cut = pick(rng_, jobs.size() + 1);
-  child.rows.resize(jobs.size());
+  // Sizes and row pointers in locals: stores to a row's byte counts may
+  // alias any object, so members would be read again at every row.
+  const std::size_t n_jobs = jobs.size();
+  const std::size_t cut = pick(rng_, n_jobs + 1);
+  child.rows.resize(n_jobs);
+  Row* const rows = child.rows.data();
+  const Row* const from_a = a.rows.data();
+  const Row* const from_b = b.rows.data();
+  const Row* const current = current_rows_.data();
   begin_repair();
   double sum = 0;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    Row& r = child.rows[j];
+  for (std::size_t j = 0; j < n_jobs; ++j) {
+    Row& r = rows[j];
     const double u = uniform01(rng_);
-    if (u >= kBackToCurrent) r = (j < cut ? a : b).rows[j];  // else mutation copies the current row
-    if (u < kMutated) mutate_row(j, r, u);
+    // Mutation's "back to the current row" is the copy itself; the source
+    // is selected without a branch, which the random draw would mispredict.
+    const bool back = u < kBackToCurrent;
+    r = back ? current[j] : (j < cut ? from_a : from_b)[j];
+    if (!back && u < kMutated) mutate_row(j, r, u);
     if (r.n > 1)
       repair_row(j, r);
     else
@@ -198,63 +208,81 @@ void Search::repair_one_node_row(std::size_t j, Row& r) {
 }
 
 void Search::repair_row(std::size_t j, Row& r) {
+  // Members and the row's node count are read into locals: a row's GPU
+  // counts are bytes, which may alias any object, so after each store to
+  // a count the compiler would read them from memory again.
+  NodeUse* const use = node_use_.data();
+  const std::uint32_t stamp = repair_;
+  const int max_nodes = max_nodes_;
+  int n = r.n;
   bool changed = false;
-  int gpus = 0;  // r.gpus(), counted as the claims go
-  if (r.n > 1) {
+  auto drop = [&r, &n, &changed](int i) {  // as Row::drop
+    r.node[i] = r.node[n - 1];
+    r.count[i] = r.count[n - 1];
+    --n;
+    changed = true;
+  };
+  auto gpus_of_row = [&r, &n] {
+    int k = 0;
+    for (int i = 0; i < n; ++i) k += r.count[i];
+    return k;
+  };
+  int gpus = 0;  // the row's GPUs, counted as the claims go
+  if (n > 1) {
     // Drops the nodes an earlier distributed job claimed and claims the
     // others, in one pass: a row holds each node once, so claiming one of
     // its nodes cannot drop another of them.
-    for (int i = 0; i < r.n;) {
-      std::uint32_t& claimed_in = node_use_[r.node[i]].claimed_in;
-      if (claimed_in == repair_) {
-        r.drop(i);
-        changed = true;
+    for (int i = 0; i < n;) {
+      std::uint32_t& claimed_in = use[r.node[i]].claimed_in;
+      if (claimed_in == stamp) {
+        drop(i);
       } else {
-        claimed_in = repair_;
+        claimed_in = stamp;
         gpus += r.count[i];
         ++i;
       }
     }
   } else {
-    gpus = r.gpus();
+    gpus = gpus_of_row();
   }
-  if (r.n > max_nodes_) {
-    while (r.n > max_nodes_) {
-      const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
-      r.drop(static_cast<int>(smallest));
-    }
-    changed = true;
-    gpus = r.gpus();
+  if (n > max_nodes) {
+    while (n > max_nodes)
+      drop(static_cast<int>(std::min_element(r.count.begin(), r.count.begin() + n) - r.count.begin()));
+    gpus = gpus_of_row();
   }
   for (int over = gpus - hot_[j].max_gpus; over > 0;) {
-    const int i = r.n - 1;
+    const int i = n - 1;
     const int cut = std::min<int>(over, r.count[i]);
     r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
     over -= cut;
-    r.compact();
+    for (int k = 0; k < n;)  // as Row::compact
+      if (r.count[k] == 0)
+        drop(k);
+      else
+        ++k;
     changed = true;
   }
   // Node capacity, a node left with no GPU dropped as it goes: a node's
   // room depends only on the rows before this one, so the row ends as a
   // capacity pass followed by compact() would leave it (the node swapped
   // into a dropped one's slot is checked next, as compact() would).
-  for (int i = 0; i < r.n;) {
-    NodeUse& u = node_use_[r.node[i]];
-    const int used = u.used_in == repair_ ? u.used : 0;
-    const int room = u.capacity - used;
-    if (room < r.count[i]) {
-      r.count[i] = static_cast<std::uint8_t>(room);
+  for (int i = 0; i < n;) {
+    NodeUse& u = use[r.node[i]];
+    const int used = u.used_in == stamp ? u.used : 0;
+    int count = r.count[i];
+    if (u.capacity - used < count) {
+      count = u.capacity - used;
+      r.count[i] = static_cast<std::uint8_t>(count);
       changed = true;
     }
-    u.used = used + r.count[i];
-    u.used_in = repair_;
-    if (r.count[i] == 0) {
-      r.drop(i);
-      changed = true;
-    } else {
+    u.used = used + count;
+    u.used_in = stamp;
+    if (count == 0)
+      drop(i);
+    else
       ++i;
-    }
   }
+  r.n = static_cast<std::uint8_t>(n);
   if (changed) r.scored = false;
 }
 
