@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <numeric>
 
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
@@ -331,7 +332,9 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     generations = std::max(std::min(params_.min_generations, params_.generations),
                            static_cast<int>(params_.max_row_evaluations / per_generation));
   auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
-  pop.reserve(2 * pop.size());
+  bool pop_sorted = false;
+  std::vector<Individual> merged(pop.size() + children.size());
+  std::vector<std::size_t> order(children.size());
   double best_so_far = -std::numeric_limits<double>::infinity();
   for (const Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
   int stalled = 0;
@@ -342,11 +345,30 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
       const Individual& b = tournament(pop);
       breed(a, b, child);
     }
-    // (mu + lambda) survival: the best of parents and children.
-    for (Individual& c : children) pop.push_back(std::move(c));
-    std::stable_sort(pop.begin(), pop.end(), better);
-    for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(pop[children.size() + i]);
-    pop.resize(children.size());
+    // (mu + lambda) survival: the best of parents and children, in the
+    // order a stable sort of the parents followed by the children gives:
+    // the parents (sorted once, then kept sorted) merged with the children
+    // sorted by fitness, then index, a tie going to the parent. A stable
+    // sort of them all took a buffer from the heap at each generation.
+    if (!pop_sorted) {
+      std::stable_sort(pop.begin(), pop.end(), better);
+      pop_sorted = true;
+    }
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&children](std::size_t x, std::size_t y) {
+      return children[x].fitness > children[y].fitness ||
+             (children[x].fitness == children[y].fitness && x < y);
+    });
+    std::size_t from_pop = 0;
+    std::size_t from_children = 0;
+    for (Individual& slot : merged) {
+      const bool child_next =
+          from_children < order.size() &&
+          (from_pop == pop.size() || children[order[from_children]].fitness > pop[from_pop].fitness);
+      slot = std::move(child_next ? children[order[from_children++]] : pop[from_pop++]);
+    }
+    for (std::size_t i = 0; i < pop.size(); ++i) pop[i] = std::move(merged[i]);
+    for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(merged[pop.size() + i]);
     if (pop.front().fitness > best_so_far) {
       best_so_far = pop.front().fitness;
       stalled = 0;
