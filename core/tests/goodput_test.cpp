@@ -111,7 +111,7 @@ TEST(BatchChange, TakesTheOldBatchsPiecesOnceAndGivesWhatSteppingBetweenGives) {
   std::vector<const NoiseScaleProfile*> profiles = {&knots};
   for (const char* model : {"cifar10", "imagenet", "yolov3", "bert"})
     if (const NoiseScaleProfile* p = NoiseScaleCatalog::builtin().find(model)) profiles.push_back(p);
-  ASSERT_GE(profiles.size(), 3u);
+  ASSERT_EQ(profiles.size(), 5u);
   int compared = 0;
   for (const NoiseScaleProfile* p : profiles) {
     const int spec = std::max(1, static_cast<int>(p->initial_batch));
@@ -124,7 +124,7 @@ TEST(BatchChange, TakesTheOldBatchsPiecesOnceAndGivesWhatSteppingBetweenGives) {
           ++compared;
         }
   }
-  EXPECT_GE(compared, 135);
+  EXPECT_EQ(compared, 225);
 }
 
 TEST(NoiseScaleProfile, InterpolatesLogLinearly) {
