@@ -171,17 +171,35 @@ double progress_per_step(double phi, double initial_batch, double batch) {
   return batch / initial_batch * statistical_efficiency(phi, initial_batch, batch);
 }
 
-double steps_between(const NoiseScaleProfile& profile, double batch, double from, double to) {
-  if (!(batch > 0)) throw std::invalid_argument("steps_between: batch must be > 0");
+namespace {
+
+// Steps at `batch` from progress `from` to `to` over the pieces that
+// `pieces(visit)` visits as for_each_piece does.
+template <typename Pieces>
+double steps_over(Pieces pieces, double initial_batch, double batch, double from, double to) {
   if (to <= from) return 0;
   double steps = 0;
-  for_each_piece(profile, batch, [&](double lo, double hi, double phi) {
+  pieces([&](double lo, double hi, double phi) {
     const double a = std::max(lo, from);
     const double b = std::min(hi, to);
-    if (b > a) steps += (b - a) / progress_per_step(phi, profile.initial_batch, batch);
+    if (b > a) steps += (b - a) / progress_per_step(phi, initial_batch, batch);
     return hi < to;
   });
   return steps;
+}
+
+struct Piece {
+  double lo;
+  double hi;
+  double phi;
+};
+
+}  // namespace
+
+double steps_between(const NoiseScaleProfile& profile, double batch, double from, double to) {
+  if (!(batch > 0)) throw std::invalid_argument("steps_between: batch must be > 0");
+  return steps_over([&](auto visit) { for_each_piece(profile, batch, visit); }, profile.initial_batch, batch,
+                    from, to);
 }
 
 double progress_after_steps(const NoiseScaleProfile& profile, double batch, double from, double steps) {
@@ -217,14 +235,30 @@ double steps_left_after_batch_change(const NoiseScaleProfile* noise, int spec_ba
   const double total = progress_after_steps(*noise, spec_batch, 0, spec_iterations);
   // Where the job stands: the progress p from which `steps_left` steps at
   // old_batch reach `total`. steps_between is decreasing in p: bisect.
+  // The pieces at old_batch (their phi) are taken once for the up to 100
+  // bisection steps, which each took them again: the same numbers, summed
+  // in the same order, so the same steps as steps_between's.
+  std::vector<Piece> old_pieces;
+  for_each_piece(*noise, old_batch, [&](double lo, double hi, double phi) {
+    old_pieces.push_back(Piece{lo, hi, phi});
+    return true;
+  });
+  auto steps_at_old_batch = [&](double from) {
+    return steps_over(
+        [&](auto visit) {
+          for (const Piece& p : old_pieces)
+            if (!visit(p.lo, p.hi, p.phi)) return;
+        },
+        noise->initial_batch, old_batch, from, total);
+  };
   double lo = 0;
   double hi = total;
-  if (steps_between(*noise, old_batch, 0, total) <= steps_left) {
+  if (steps_at_old_batch(0) <= steps_left) {
     hi = 0;  // at (or before) the start
   } else {
     for (int i = 0; i < 100 && hi - lo > 1e-9 * std::max(1.0, total); ++i) {
       const double mid = 0.5 * (lo + hi);
-      (steps_between(*noise, old_batch, mid, total) > steps_left ? lo : hi) = mid;
+      (steps_at_old_batch(mid) > steps_left ? lo : hi) = mid;
     }
   }
   return steps_between(*noise, new_batch, hi, total);

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "vnsim/core/error.hpp"
 
@@ -76,6 +78,53 @@ TEST(BatchChange, KeepsTheProgressLeft) {
   EXPECT_DOUBLE_EQ(steps_left_after_batch_change(&p, 10, 1000, 10, 500, 10), 500.0);
   // No profile: samples are kept, 100 steps of 64 = 200 steps of 32.
   EXPECT_DOUBLE_EQ(steps_left_after_batch_change(nullptr, 64, 1000, 64, 100, 32), 200.0);
+}
+
+// steps_left_after_batch_change as its steps read: the progress reached,
+// bisected with steps_between at the old batch, then the steps left at the
+// new one.
+double reference_steps_left(const NoiseScaleProfile& noise, int spec_batch, double spec_iterations,
+                            int old_batch, double steps_left, int new_batch) {
+  if (steps_left <= 0 || old_batch == new_batch) return std::max(0.0, steps_left);
+  const double total = progress_after_steps(noise, spec_batch, 0, spec_iterations);
+  double lo = 0;
+  double hi = total;
+  if (steps_between(noise, old_batch, 0, total) <= steps_left) {
+    hi = 0;
+  } else {
+    for (int i = 0; i < 100 && hi - lo > 1e-9 * std::max(1.0, total); ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (steps_between(noise, old_batch, mid, total) > steps_left ? lo : hi) = mid;
+    }
+  }
+  return steps_between(noise, new_batch, hi, total);
+}
+
+TEST(BatchChange, TakesTheOldBatchsPiecesOnceAndGivesWhatSteppingBetweenGives) {
+  // The bisection reads the old batch's pieces (their phi) once instead of
+  // at each of its steps: the steps left must be the reference's to the
+  // bit, for per-batch profiles of the catalog and a knot profile, old and
+  // new batches on either side of the spec's, from the start to the end.
+  NoiseScaleProfile knots = constant_phi(1, 8);
+  knots.progress = {100, 200, 400};
+  knots.phi = {1, 100, 10000};
+  std::vector<const NoiseScaleProfile*> profiles = {&knots};
+  for (const char* model : {"cifar10", "imagenet", "yolov3", "bert"})
+    if (const NoiseScaleProfile* p = NoiseScaleCatalog::builtin().find(model)) profiles.push_back(p);
+  ASSERT_EQ(profiles.size(), 5u);
+  int compared = 0;
+  for (const NoiseScaleProfile* p : profiles) {
+    const int spec = std::max(1, static_cast<int>(p->initial_batch));
+    for (const int old_batch : {spec, 2 * spec, 8 * spec})
+      for (const int new_batch : {spec, 4 * spec, std::max(1, spec / 2)})
+        for (const double left : {1.0, 137.5, 5000.0, 20000.0, 1e6}) {
+          EXPECT_EQ(steps_left_after_batch_change(p, spec, 20000, old_batch, left, new_batch),
+                    reference_steps_left(*p, spec, 20000, old_batch, left, new_batch))
+              << p->model << " " << old_batch << " -> " << new_batch << " with " << left << " left";
+          ++compared;
+        }
+  }
+  EXPECT_EQ(compared, 225);
 }
 
 TEST(NoiseScaleProfile, InterpolatesLogLinearly) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <numeric>
 
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
@@ -82,20 +83,16 @@ void Search::price(std::size_t j, Row& r) {
 
 double Search::fitness(Individual& ind) {
   double sum = 0;
-  double log_sum = 0;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    Row& r = ind.rows[j];
-    if (!r.scored) price(j, r);
-    // Summed in job order whether priced now or copied: the same bits as
-    // pricing every row again.
-    if (params_.p == 0)
-      log_sum += r.term;
-    else
-      sum += r.term;
-  }
+  for (std::size_t j = 0; j < jobs.size(); ++j) sum += scored_term(j, ind.rows[j]);
+  return finish_fitness(ind, sum);
+}
+
+double Search::finish_fitness(Individual& ind, double sum) {
+  // The terms were summed in job order whether priced now or copied: the
+  // same bits as pricing every row again (with p = 0 they are logs).
   rows_scored_ += static_cast<long>(jobs.size());
   const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
-  ind.fitness = params_.p == 0 ? std::exp(log_sum / n) : std::pow(sum / n, 1.0 / params_.p);
+  ind.fitness = params_.p == 0 ? std::exp(sum / n) : std::pow(sum / n, 1.0 / params_.p);
   return ind.fitness;
 }
 
@@ -106,47 +103,81 @@ void Search::crossover(const Individual& a, const Individual& b, Individual& chi
   std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
 }
 
-void Search::mutate(Individual& ind) {
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    Row& r = ind.rows[j];
+double Search::breed(const Individual& a, const Individual& b, Individual& child) {
+  // crossover(), mutate(), repair() and fitness() in one pass over the
+  // jobs, with the same draws in the same order: the cut first, then
+  // mutation's in job order. Repairing row j reads only the rows before
+  // it, and pricing it only row j, so each row ends as the four passes
+  // would leave it, and the sum adds the same terms in the same order.
+  // Sizes and row pointers in locals: stores to a row's byte counts may
+  // alias any object, so members would be read again at every row.
+  const std::size_t n_jobs = jobs.size();
+  const std::size_t cut = pick(rng_, n_jobs + 1);
+  child.rows.resize(n_jobs);
+  Row* const rows = child.rows.data();
+  const Row* const from_a = a.rows.data();
+  const Row* const from_b = b.rows.data();
+  const Row* const current = current_rows_.data();
+  begin_repair();
+  double sum = 0;
+  for (std::size_t j = 0; j < n_jobs; ++j) {
+    Row& r = rows[j];
     const double u = uniform01(rng_);
-    if (u < 0.1) {
-      r = current_rows_[j];  // its term as fitness() would price it
-    } else if (u < 0.2) {
-      bool dropped = false;
+    // Mutation's "back to the current row" is the copy itself; the source
+    // is selected without a branch, which the random draw would mispredict.
+    const bool back = u < kBackToCurrent;
+    r = back ? current[j] : (j < cut ? from_a : from_b)[j];
+    if (!back && u < kMutated) mutate_row(j, r, u);
+    if (r.n > 1)
+      repair_row(j, r);
+    else
+      repair_one_node_row(j, r);
+    sum += scored_term(j, r);
+  }
+  return finish_fitness(child, sum);
+}
+
+void Search::mutate(Individual& ind) {
+  for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(j, ind.rows[j], uniform01(rng_));
+}
+
+void Search::mutate_row(std::size_t j, Row& r, double u) {
+  if (u < kBackToCurrent) {
+    r = current_rows_[j];  // its term as fitness() would price it
+  } else if (u < 0.2) {
+    bool dropped = false;
+    for (int i = 0; i < r.n; ++i)
+      if (uniform01(rng_) < 0.1) {
+        r.count[i] = 0;
+        dropped = true;
+      }
+    if (r.compact() || dropped) r.scored = false;
+  } else if (u < kMutated) {
+    int slot = -1;
+    if (r.n > 0 && uniform01(rng_) < 0.5) {
+      slot = static_cast<int>(pick(rng_, r.n));
+    } else {
+      const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
       for (int i = 0; i < r.n; ++i)
-        if (uniform01(rng_) < 0.1) {
-          r.count[i] = 0;
-          dropped = true;
-        }
-      if (r.compact() || dropped) r.scored = false;
-    } else if (u < 0.3) {
-      int slot = -1;
-      if (r.n > 0 && uniform01(rng_) < 0.5) {
-        slot = static_cast<int>(pick(rng_, r.n));
-      } else {
-        const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
-        for (int i = 0; i < r.n; ++i)
-          if (r.node[i] == node) slot = i;
-        if (slot < 0 && r.n < kMaxRowNodes) {
-          slot = r.n++;
-          r.node[slot] = node;
-          r.count[slot] = 0;
-        }
+        if (r.node[i] == node) slot = i;
+      if (slot < 0 && r.n < kMaxRowNodes) {
+        slot = r.n++;
+        r.node[slot] = node;
+        r.count[slot] = 0;
       }
-      if (slot >= 0) {
-        const int cap = capacity_[r.node[slot]];
-        const int lo = r.count[slot];
-        const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
-        r.count[slot] = static_cast<std::uint8_t>(raised);
-        // A node added with no GPU is dropped again: the row is as it was.
-        if (r.compact() || raised != lo) r.scored = false;
-      }
+    }
+    if (slot >= 0) {
+      const int cap = capacity_[r.node[slot]];
+      const int lo = r.count[slot];
+      const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
+      r.count[slot] = static_cast<std::uint8_t>(raised);
+      // A node added with no GPU is dropped again: the row is as it was.
+      if (r.compact() || raised != lo) r.scored = false;
     }
   }
 }
 
-void Search::repair(Individual& ind) {
+void Search::begin_repair() {
   // A node's marks count only in the repair that set them (repair_): no
   // clearing between repairs, which on a cluster of hundreds of nodes was
   // most of a search with few jobs.
@@ -154,60 +185,106 @@ void Search::repair(Individual& ind) {
     for (NodeUse& u : node_use_) u = NodeUse{0, 0, 0, u.capacity};
     repair_ = 1;
   }
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    Row& r = ind.rows[j];
-    bool changed = false;
-    if (r.n > 1) {
-      // Drops the nodes an earlier distributed job claimed and claims the
-      // others, in one pass: a row holds each node once, so claiming one of
-      // its nodes cannot drop another of them.
-      for (int i = 0; i < r.n;) {
-        std::uint32_t& claimed_in = node_use_[r.node[i]].claimed_in;
-        if (claimed_in == repair_) {
-          r.drop(i);
-          changed = true;
-        } else {
-          claimed_in = repair_;
-          ++i;
-        }
-      }
-    }
-    while (r.n > max_nodes_) {
-      const auto smallest = std::min_element(r.count.begin(), r.count.begin() + r.n) - r.count.begin();
-      r.drop(static_cast<int>(smallest));
-      changed = true;
-    }
-    for (int over = r.gpus() - hot_[j].max_gpus; over > 0;) {
-      const int i = r.n - 1;
-      const int cut = std::min<int>(over, r.count[i]);
-      r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
-      over -= cut;
-      r.compact();
-      changed = true;
-    }
-    // Node capacity, a node left with no GPU dropped as it goes: a node's
-    // room depends only on the rows before this one, so the row ends as a
-    // capacity pass followed by compact() would leave it (the node swapped
-    // into a dropped one's slot is checked next, as compact() would).
-    for (int i = 0; i < r.n;) {
-      NodeUse& u = node_use_[r.node[i]];
-      const int used = u.used_in == repair_ ? u.used : 0;
-      const int room = u.capacity - used;
-      if (room < r.count[i]) {
-        r.count[i] = static_cast<std::uint8_t>(room);
-        changed = true;
-      }
-      u.used = used + r.count[i];
-      u.used_in = repair_;
-      if (r.count[i] == 0) {
-        r.drop(i);
-        changed = true;
+}
+
+void Search::repair(Individual& ind) {
+  begin_repair();
+  for (std::size_t j = 0; j < jobs.size(); ++j) repair_row(j, ind.rows[j]);
+}
+
+void Search::repair_one_node_row(std::size_t j, Row& r) {
+  // repair_row() on a row of at most one node, which neither claims a node
+  // nor exceeds max_nodes_ (at least 1): what is over the job's cap (at
+  // least 1 GPU) and over the node's room comes off its one node.
+  if (r.n == 0) return;
+  NodeUse& u = node_use_[r.node[0]];
+  const int used = u.used_in == repair_ ? u.used : 0;
+  const int count = std::min<int>({r.count[0], hot_[j].max_gpus, u.capacity - used});
+  u.used = used + count;
+  u.used_in = repair_;
+  if (count == r.count[0]) return;
+  r.count[0] = static_cast<std::uint8_t>(count);
+  if (count == 0) r.n = 0;
+  r.scored = false;
+}
+
+void Search::repair_row(std::size_t j, Row& r) {
+  // Members and the row's node count are read into locals: a row's GPU
+  // counts are bytes, which may alias any object, so after each store to
+  // a count the compiler would read them from memory again.
+  NodeUse* const use = node_use_.data();
+  const std::uint32_t stamp = repair_;
+  const int max_nodes = max_nodes_;
+  int n = r.n;
+  bool changed = false;
+  auto drop = [&r, &n, &changed](int i) {  // as Row::drop
+    r.node[i] = r.node[n - 1];
+    r.count[i] = r.count[n - 1];
+    --n;
+    changed = true;
+  };
+  auto gpus_of_row = [&r, &n] {
+    int k = 0;
+    for (int i = 0; i < n; ++i) k += r.count[i];
+    return k;
+  };
+  int gpus = 0;  // the row's GPUs, counted as the claims go
+  if (n > 1) {
+    // Drops the nodes an earlier distributed job claimed and claims the
+    // others, in one pass: a row holds each node once, so claiming one of
+    // its nodes cannot drop another of them.
+    for (int i = 0; i < n;) {
+      std::uint32_t& claimed_in = use[r.node[i]].claimed_in;
+      if (claimed_in == stamp) {
+        drop(i);
       } else {
+        claimed_in = stamp;
+        gpus += r.count[i];
         ++i;
       }
     }
-    if (changed) r.scored = false;
+  } else {
+    gpus = gpus_of_row();
   }
+  if (n > max_nodes) {
+    while (n > max_nodes)
+      drop(static_cast<int>(std::min_element(r.count.begin(), r.count.begin() + n) - r.count.begin()));
+    gpus = gpus_of_row();
+  }
+  for (int over = gpus - hot_[j].max_gpus; over > 0;) {
+    const int i = n - 1;
+    const int cut = std::min<int>(over, r.count[i]);
+    r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
+    over -= cut;
+    for (int k = 0; k < n;)  // as Row::compact
+      if (r.count[k] == 0)
+        drop(k);
+      else
+        ++k;
+    changed = true;
+  }
+  // Node capacity, a node left with no GPU dropped as it goes: a node's
+  // room depends only on the rows before this one, so the row ends as a
+  // capacity pass followed by compact() would leave it (the node swapped
+  // into a dropped one's slot is checked next, as compact() would).
+  for (int i = 0; i < n;) {
+    NodeUse& u = use[r.node[i]];
+    const int used = u.used_in == stamp ? u.used : 0;
+    int count = r.count[i];
+    if (u.capacity - used < count) {
+      count = u.capacity - used;
+      r.count[i] = static_cast<std::uint8_t>(count);
+      changed = true;
+    }
+    u.used = used + count;
+    u.used_in = stamp;
+    if (count == 0)
+      drop(i);
+    else
+      ++i;
+  }
+  r.n = static_cast<std::uint8_t>(n);
+  if (changed) r.scored = false;
 }
 
 const Individual& Search::tournament(const std::vector<Individual>& pop) {
@@ -255,7 +332,9 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     generations = std::max(std::min(params_.min_generations, params_.generations),
                            static_cast<int>(params_.max_row_evaluations / per_generation));
   auto better = [](const Individual& a, const Individual& b) { return a.fitness > b.fitness; };
-  pop.reserve(2 * pop.size());
+  bool pop_sorted = false;
+  std::vector<Individual> merged(pop.size() + children.size());
+  std::vector<std::size_t> order(children.size());
   double best_so_far = -std::numeric_limits<double>::infinity();
   for (const Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
   int stalled = 0;
@@ -264,16 +343,32 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     for (Individual& child : children) {
       const Individual& a = tournament(pop);  // two statements: a fixed draw order
       const Individual& b = tournament(pop);
-      crossover(a, b, child);
-      mutate(child);
-      repair(child);
-      fitness(child);
+      breed(a, b, child);
     }
-    // (mu + lambda) survival: the best of parents and children.
-    for (Individual& c : children) pop.push_back(std::move(c));
-    std::stable_sort(pop.begin(), pop.end(), better);
-    for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(pop[children.size() + i]);
-    pop.resize(children.size());
+    // (mu + lambda) survival: the best of parents and children, in the
+    // order a stable sort of the parents followed by the children gives:
+    // the parents (sorted once, then kept sorted) merged with the children
+    // sorted by fitness, then index, a tie going to the parent. A stable
+    // sort of them all took a buffer from the heap at each generation.
+    if (!pop_sorted) {
+      std::stable_sort(pop.begin(), pop.end(), better);
+      pop_sorted = true;
+    }
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&children](std::size_t x, std::size_t y) {
+      return children[x].fitness > children[y].fitness ||
+             (children[x].fitness == children[y].fitness && x < y);
+    });
+    std::size_t from_pop = 0;
+    std::size_t from_children = 0;
+    for (Individual& slot : merged) {
+      const bool child_next =
+          from_children < order.size() &&
+          (from_pop == pop.size() || children[order[from_children]].fitness > pop[from_pop].fitness);
+      slot = std::move(child_next ? children[order[from_children++]] : pop[from_pop++]);
+    }
+    for (std::size_t i = 0; i < pop.size(); ++i) pop[i] = std::move(merged[i]);
+    for (std::size_t i = 0; i < children.size(); ++i) children[i] = std::move(merged[pop.size() + i]);
     if (pop.front().fitness > best_so_far) {
       best_so_far = pop.front().fitness;
       stalled = 0;

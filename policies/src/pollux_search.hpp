@@ -214,6 +214,11 @@ class Search {
   // The generalised mean of the rows' speedups (restart factor included),
   // into ind.fitness. Only the rows not scored yet are priced.
   double fitness(Individual& ind);
+  // Row r of job j's fitness term, priced if not scored yet.
+  double scored_term(std::size_t j, Row& r) {
+    if (!r.scored) price(j, r);
+    return r.term;
+  }
   // Rows fitness() has priced so far (the others reused their term).
   long rows_priced() const { return rows_priced_; }
   long rows_scored() const { return rows_scored_; }  // rows fitness() summed
@@ -232,6 +237,12 @@ class Search {
   // Pollux's repair, in order: one distributed job per node; total GPUs and
   // nodes per job capped; node capacity, earlier jobs first.
   void repair(Individual& ind);
+
+  // One child of a and b into `child`, as crossover(), mutate(), repair()
+  // and fitness() one after the other leave it (the same draws, rows and
+  // fitness, to the bit), in one pass over its rows instead of four: the
+  // search's inner loop. `child` is neither a nor b. Returns its fitness.
+  double breed(const Individual& a, const Individual& b, Individual& child);
 
   // By reference: an individual of 1,000 jobs is ~100 kB.
   const Individual& tournament(const std::vector<Individual>& pop);
@@ -256,6 +267,22 @@ class Search {
   int evolve(std::vector<Individual>& pop, std::vector<Individual>& children);
 
  private:
+  // Mutation's draw u: back to the current row below kBackToCurrent; the row
+  // is left as it is from kMutated on.
+  static constexpr double kBackToCurrent = 0.1;
+  static constexpr double kMutated = 0.3;
+  // mutate() on row r of job j, whose first draw u is given.
+  void mutate_row(std::size_t j, Row& r, double u);
+  // Starts a repair: no node claimed or used yet.
+  void begin_repair();
+  // repair() on row r of job j, after the rows before it.
+  void repair_row(std::size_t j, Row& r);
+  // repair_row() on a row of no node or one: the search's most common rows,
+  // in fewer steps.
+  void repair_one_node_row(std::size_t j, Row& r);
+  // fitness() from the sum of its terms.
+  double finish_fitness(Individual& ind, double sum);
+
   const PolluxParams& params_;
   GoodputEstimator& estimator_;
   const MemoryBoundTypes& types_;  // tables_.types()

@@ -218,6 +218,79 @@ TEST(PolluxSearch, RepairAndFitnessInFewerStepsLeaveWhatTheirPublishedStepsLeave
   std::cout << "rows changed by repair: " << rows_cut << "\n";
 }
 
+TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
+  // Search::breed does the four steps in one pass over the rows. Two
+  // searches on the same jobs, with generators of the same seed: one breeds
+  // 3,000 children, the other runs the four steps one after the other, and
+  // every child (rows, node order, scored flags, fitness to the bit) and
+  // the generators' next draws are the same. The jobs run on 0 to 4 of 4
+  // nodes x 4 T4 with caps of 1 to 5 GPUs and 3 nodes, so repairs drop
+  // claimed nodes, cut rows to the caps and to the nodes' room.
+  World w(4);
+  std::vector<JobSpec> specs;
+  const char* models[] = {"cifar10", "imagenet"};
+  for (int i = 0; i < 24; ++i) specs.push_back(job("j" + std::to_string(i), models[i % 2], 128, 100000));
+  GoodputEstimator estimator;
+  estimator.use_topology(w.topology);
+  estimator.rings_on_any_gpu_type(true);
+  PolluxParams params;
+  params.max_nodes_per_job = 3;
+  pollux::GoodputTables tables;
+  tables.begin_round(w.topology, estimator);
+  Mt19937_64Blocks rng_bred(5);
+  Mt19937_64Blocks rng_stepped(5);
+  pollux::Search bred(params, estimator, w.cluster, rng_bred, tables);
+  pollux::Search stepped(params, estimator, w.cluster, rng_stepped, tables);
+  std::vector<pollux::Individual> pools[2];
+  pollux::Search* searches[2] = {&bred, &stepped};
+  for (int s = 0; s < 2; ++s) {
+    pollux::Search& search = *searches[s];
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      pollux::Search::Job j{i, &specs[i], 0, 1, 0.5, i % 5 != 0, pollux::Row{}, 1 + static_cast<int>(i % 5)};
+      std::vector<std::pair<NodeId, int>> row;
+      for (std::size_t k = 0; j.running && k < 1 + i % 4; ++k)
+        row.emplace_back(static_cast<NodeId>((i + k) % 4), 1 + (i + k) % 3);
+      j.current = pollux::Row::from(row);
+      search.jobs.push_back(j);
+    }
+    search.prepare();
+    search.price_current_rows();
+    pools[s].resize(6);
+    for (pollux::Individual& ind : pools[s]) {
+      for (std::size_t j = 0; j < search.jobs.size(); ++j) ind.rows.push_back(search.current_row(j));
+      search.mutate(ind);
+      search.repair(ind);
+      search.fitness(ind);
+    }
+  }
+  pollux::Individual child_bred;
+  pollux::Individual child_stepped;
+  int one_node_cut = 0;
+  for (int k = 0; k < 3000; ++k) {
+    const pollux::Individual& a = bred.tournament(pools[0]);
+    const pollux::Individual& b = bred.tournament(pools[0]);
+    const double fitness = bred.breed(a, b, child_bred);
+    const pollux::Individual& c = stepped.tournament(pools[1]);
+    const pollux::Individual& d = stepped.tournament(pools[1]);
+    stepped.crossover(c, d, child_stepped);
+    stepped.mutate(child_stepped);
+    for (std::size_t j = 0; j < child_stepped.rows.size(); ++j)
+      one_node_cut +=
+          child_stepped.rows[j].n == 1 && child_stepped.rows[j].count[0] > stepped.jobs[j].max_gpus;
+    stepped.repair(child_stepped);
+    stepped.fitness(child_stepped);
+    ASSERT_TRUE(same_rows(child_bred, child_stepped)) << "child " << k;
+    ASSERT_EQ(fitness, child_stepped.fitness) << "child " << k;
+    ASSERT_EQ(child_bred.fitness, child_stepped.fitness) << "child " << k;
+    pools[0][static_cast<std::size_t>(k) % pools[0].size()] = child_bred;
+    pools[1][static_cast<std::size_t>(k) % pools[1].size()] = child_stepped;
+  }
+  EXPECT_EQ(rng_bred(), rng_stepped());
+  EXPECT_EQ(bred.rows_scored(), stepped.rows_scored());
+  EXPECT_EQ(bred.rows_priced(), stepped.rows_priced());
+  EXPECT_GT(one_node_cut, 100);  // one-node rows over their cap were cut
+}
+
 TEST(PolluxSearch, ARowIsACacheLineAndANodeOfMoreGpusThanItCountsIsRejected) {
   // A row's GPU counts are 8-bit: a node of 256 GPUs is an input error
   // naming the node, not a count that wraps to 0.

@@ -49,7 +49,9 @@ class Mt19937_64Blocks {
     return far ^ (x >> 1) ^ ((0 - (x & 1)) & kMatrixA);
   }
 
-  void refill() {
+  // Out of line, once per 312 draws: a draw then inlines as a compare and
+  // an array read (with the twist inlined, operator() was a call per draw).
+  [[gnu::noinline]] void refill() {
     // Each half reads only words the other half writes or the old state
     // (i + 1 is not yet written when i is), so each loop runs lane-parallel.
     for (std::size_t i = 0; i < kN - kM; ++i) state_[i] = twist(state_[i], state_[i + 1], state_[i + kM]);
