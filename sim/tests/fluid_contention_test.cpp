@@ -90,6 +90,29 @@ TEST(FluidContention, TheMostLoadedLinkSetsTheStretch) {
   EXPECT_NEAR(s[0], 2.0, 1e-9);
 }
 
+// FluidRings::settle solves each group of rings linked through shared links
+// on its own (fluid_rings_links.hpp): two groups on disjoint links solved
+// together and apart agree within the fixed point's tolerance (solved
+// together, the group that converges first runs the other's extra rounds).
+TEST(FluidContention, GroupsOnDisjointLinksSolveAsTheyDoTogether) {
+  const std::vector<double> cap = {10, 7, 10, 4};
+  const FluidRing a = ring(1, 1, {{0, 10}, {1, 4}}, 0.3);
+  const FluidRing b = ring(2, 1, {{0, 6}});
+  const FluidRing c = ring(0.5, 2, {{1, 5}});
+  const FluidRing d = ring(1, 1, {{2, 10}});
+  const FluidRing e = ring(0.2, 3, {{2, 9}, {3, 4}}, 0.5);
+  const FluidRing f = ring(3, 1, {{3, 3}});
+  const auto together = fluid_allreduce_stretch({a, d, b, e, c, f}, cap);
+  const auto first = fluid_allreduce_stretch({a, b, c}, {10, 7});
+  const FluidRing e2 = ring(0.2, 3, {{0, 9}, {1, 4}}, 0.5);
+  const auto second = fluid_allreduce_stretch({ring(1, 1, {{0, 10}}), e2, ring(3, 1, {{1, 3}})}, {10, 4});
+  const std::vector<double> apart = {first[0], second[0], first[1], second[1], first[2], second[2]};
+  for (std::size_t k = 0; k < apart.size(); ++k) {
+    EXPECT_GT(apart[k], 1.0) << k;
+    EXPECT_NEAR(together[k], apart[k], 1e-11 * apart[k]) << k;
+  }
+}
+
 TEST(FluidContention, ALinkWithoutCapacityIsALogicError) {
   EXPECT_THROW(fluid_allreduce_stretch({ring(1, 1, {{0, 10}})}, {0}), std::logic_error);
   EXPECT_THROW(fluid_allreduce_stretch({ring(1, 1, {{1, 10}})}, {10}), std::logic_error);
