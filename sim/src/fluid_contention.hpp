@@ -35,9 +35,17 @@ struct FluidRing {
   double overlap_fraction = 0;       // ModelParams::overlap_fraction
 };
 
+// Work counter of fluid_allreduce_stretch: how many times it summed the
+// other rings' loads on a link for one ring (each O(rings on the link)).
+struct FluidSolveWork {
+  std::size_t link_sums = 0;
+};
+
 // Stretch factor (>= 1) of each ring's all-reduce. `capacity_Bps[l]` is link
-// l's bandwidth; rings that share no link with another keep 1.
+// l's bandwidth; rings that share no link with another keep 1. `work`, if
+// given, is added to.
 std::vector<double> fluid_allreduce_stretch(const std::vector<FluidRing>& rings,
-                                            const std::vector<double>& capacity_Bps);
+                                            const std::vector<double>& capacity_Bps,
+                                            FluidSolveWork* work = nullptr);
 
 }  // namespace vnsim::sim

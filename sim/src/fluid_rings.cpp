@@ -66,8 +66,6 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
       it = loads_cache_.emplace(std::move(key), ring_loads(hops, gradient_bytes)).first;
     }
     r.loads = it->second;
-    r.links.clear();
-    for (const auto& [link, load] : r.loads.per_link) r.links.push_back(link);
     r.has_loads = true;
   }
   r.placement = placement;
@@ -75,9 +73,8 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   r.compute_s = -1;
   r.overlap_fraction = ctx_.in.models.at(ctx_.in.jobs[job].model).overlap_fraction;
   r.timed = true;
-  link_users_.add(job, r.links);
+  link_users_.add(job, r.loads.per_link);
   ctx_.clock.begin_analytic_segment(job, iterations, ring_rate(job, placement, 1), now);
-  stale_ = true;
 }
 
 const HopRoute& FluidRings::hop_route(sg4::Host* from, sg4::Host* to) {
@@ -92,9 +89,7 @@ const HopRoute& FluidRings::hop_route(sg4::Host* from, sg4::Host* to) {
 void FluidRings::let_go(JobIndex job) {
   if (!rings_[job].timed) return;
   rings_[job].timed = false;
-  stretched_.erase(job);
-  link_users_.remove(job, rings_[job].links);
-  stale_ = true;  // its neighbours speed up
+  link_users_.remove(job);  // its neighbours speed up
 }
 
 long long FluidRings::stop(JobIndex job, double now, bool count) {
@@ -113,51 +108,55 @@ void FluidRings::speed_changed(JobIndex job, double now) {
   Ring& r = rings_[job];
   r.compute_s = -1;
   const double rate = ring_rate(job, r.placement, r.comm_stretch);
-  stale_ = true;
+  if (r.timed) link_users_.changed(job);
   if (rate != ctx_.clock.at(job).progress.rate()) ctx_.clock.change_rate(job, rate, now);
 }
 
-// Links only one ring crosses cannot slow anyone, so only the shared ones
-// go to the model, and only the rings that cross one of them: a ring that
-// shares no link keeps stretch 1 and, having no user on any shared link,
-// changes no one else's (fluid_allreduce_stretch), so leaving it out gives
-// the others the same stretches, bit for bit. On a large cluster most rings
-// share nothing, and pricing each one's compute per rank was a fifth of a
-// Pollux replay of Philly. The links' users are kept up to date at each
-// start and stop (RingLinkUsers), and a ring's slowest-rank compute until
-// its co-tenants change, so a settle's cost follows the rings on shared
-// links, not all timed rings (on 10,000 GPUs the sorting and the pricing
-// were about a third of a Pollux replay's samples).
+// Links only one ring crosses cannot slow anyone, nor can those whose
+// rings fit together even all communicating at once, so only the others
+// (contending links) go to the model, and only the rings that cross one of
+// them: any other ring keeps stretch 1. In the model a ring's stretch
+// follows only from the rings on its contending links, so rings connected
+// through them (a component) are solved apart from every other component,
+// and only the components that hold a ring that started or changed speed,
+// or one a stopped ring shared a link with, are solved again: every other
+// ring keeps its stretch (RingLinkUsers::take_changed). On 10,000 GPUs
+// re-solving every ring on a shared link at each settle was the top symbol
+// of a sia replay (docs/PERFORMANCE.md, "Fluid rings: settle only what
+// changed"). A ring's slowest-rank compute is priced only when it goes to
+// the model, and kept until its co-tenants change.
 void FluidRings::settle(double now) {
-  if (!stale_) return;
-  stale_ = false;
-  // The links two or more rings cross, in address order (the order the
-  // fluid model numbers them in), and the rings that cross one of them.
-  const std::vector<const sg4::Link*> shared(link_users_.shared().begin(), link_users_.shared().end());
-  std::vector<double> capacity;
-  for (const sg4::Link* l : shared) capacity.push_back(l->get_bandwidth());
-  const std::vector<JobIndex> contended = link_users_.rings_on_shared();
-  std::vector<FluidRing> model;
-  for (JobIndex j : contended) {
-    Ring& r = rings_[j];
-    FluidRing f;
-    for (const auto& [link, load] : r.loads.per_link)
-      if (auto it = std::lower_bound(shared.begin(), shared.end(), link); it != shared.end() && *it == link)
-        f.loads.push_back(FluidLinkLoad{static_cast<std::size_t>(it - shared.begin()), load});
-    if (r.compute_s < 0) r.compute_s = slowest_rank_compute_s(j, r.placement);
-    f.compute_s = r.compute_s;
-    f.allreduce_s = r.loads.allreduce_s;
-    f.overlap_fraction = r.overlap_fraction;
-    model.push_back(std::move(f));
+  if (!link_users_.any_changed()) return;
+  const auto components = link_users_.take_changed([](const sg4::Link* l) { return l->get_bandwidth(); });
+  // The new stretches of every re-solved ring, applied in job order as
+  // one solve of all of them applied them.
+  std::vector<std::pair<JobIndex, double>> stretch;
+  for (const auto& c : components) {
+    if (c.links.empty()) {  // a ring on no contending link
+      stretch.emplace_back(c.rings.front(), 1.0);
+      continue;
+    }
+    std::vector<double> capacity;
+    for (const sg4::Link* l : c.links) capacity.push_back(l->get_bandwidth());
+    std::vector<FluidRing> model;
+    for (std::size_t i = 0; i < c.rings.size(); ++i) {
+      const JobIndex j = c.rings[i];
+      Ring& r = rings_[j];
+      FluidRing f;
+      for (std::size_t k = c.first[i]; k < c.first[i + 1]; ++k) {
+        const auto& [place, index] = c.ring_links[k];
+        f.loads.push_back(FluidLinkLoad{index, r.loads.per_link[place].second});
+      }
+      if (r.compute_s < 0) r.compute_s = slowest_rank_compute_s(j, r.placement);
+      f.compute_s = r.compute_s;
+      f.allreduce_s = r.loads.allreduce_s;
+      f.overlap_fraction = r.overlap_fraction;
+      model.push_back(std::move(f));
+    }
+    const std::vector<double> modelled = fluid_allreduce_stretch(model, capacity);
+    for (std::size_t k = 0; k < c.rings.size(); ++k) stretch.emplace_back(c.rings[k], modelled[k]);
   }
-  const std::vector<double> modelled = fluid_allreduce_stretch(model, capacity);
-  // Every other timed ring gets stretch 1: those already at exactly 1 are
-  // left as they are, so only the modelled and the stretched ones are
-  // visited, in index order.
-  std::map<JobIndex, double> stretch;
-  for (JobIndex j : stretched_) stretch[j] = 1.0;
-  for (std::size_t k = 0; k < contended.size(); ++k) stretch[contended[k]] = modelled[k];
-  stretched_.clear();
+  std::sort(stretch.begin(), stretch.end());
   for (const auto& [j, s] : stretch) {
     Ring& r = rings_[j];
     // Below this the change is the fixed point's own rounding: a new end
@@ -167,7 +166,6 @@ void FluidRings::settle(double now) {
       const double rate = ring_rate(j, r.placement, r.comm_stretch);
       if (rate != ctx_.clock.at(j).progress.rate()) ctx_.clock.change_rate(j, rate, now);
     }
-    if (r.comm_stretch != 1) stretched_.insert(j);
   }
 }
 

@@ -10,7 +10,6 @@
 // still run as actors, and fluid rings do not see each other's traffic.
 #include <functional>
 #include <map>
-#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -42,11 +41,10 @@ class FluidRings final : public RingTiming {
  private:
   struct Ring {
     bool timed = false;      // its run is timed here now
-    bool has_loads = false;  // loads and links are those of placement's GPUs
+    bool has_loads = false;  // loads are those of placement's GPUs
     Placement placement;
     Loads loads;
-    std::vector<const simgrid::s4u::Link*> links;  // those of loads.per_link
-    double comm_stretch = 1;                       // what contention does to its all-reduce now
+    double comm_stretch = 1;  // what contention does to its all-reduce now
     // Its slowest rank's compute per iteration next to its GPU co-tenants,
     // kept until they change (speed_changed); < 0 until priced.
     double compute_s = -1;
@@ -59,9 +57,6 @@ class FluidRings final : public RingTiming {
 
   std::vector<Ring> rings_;                              // per job
   RingLinkUsers<const simgrid::s4u::Link*> link_users_;  // of the timed rings
-  // Timed rings whose comm_stretch is not exactly 1: with the rings on a
-  // shared link, the only ones settle can change.
-  std::set<JobIndex> stretched_;
   // Keyed by the placement's GPUs in ring order and the gradient bytes.
   std::map<std::pair<std::vector<GpuId>, double>, Loads> loads_cache_;
   // Looked up at every ring not seen before: hashed, not ordered (nothing
@@ -73,7 +68,6 @@ class FluidRings final : public RingTiming {
     }
   };
   std::unordered_map<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>, HopRoute, HostPairHash> routes_;
-  bool stale_ = false;  // a ring came, went or changed speed since the last settle
 };
 
 }  // namespace vnsim::sim

@@ -1,15 +1,22 @@
 #pragma once
-// Which fluid rings cross which links, kept up to date as rings start and
-// stop, so that FluidRings::settle finds the links more than one ring crosses
-// and the rings on them without collecting and sorting every running ring's
-// links at each settle (docs/PERFORMANCE.md, "Fluid rings: settle without
-// re-sorting"). No SimGrid type here: `Link` is any pointer type, ordered by
-// address as std::sort orders pointers, so the shared links keep the
-// numbering that settle gives the fluid model.
+// Which fluid rings cross which links, with what load, kept up to date as
+// rings start and stop, and which rings changed since the last settle, so
+// that FluidRings::settle re-solves only the rings connected to a change
+// (docs/PERFORMANCE.md, "Fluid rings: settle only what changed").
+//
+// In the fluid model (fluid_contention.hpp) a ring's stretch follows only
+// from the rings on the links it shares, so rings linked to one another
+// through shared links, transitively (a component), are solved together and
+// apart from every other component. A shared link whose rings' loads add up
+// to less than its capacity even when all of them communicate at once
+// cannot stretch anyone (its term in the model is exactly 1, whatever the
+// comm fractions): it links no rings here and goes to no model (`contends`).
+// No SimGrid type here: `Link` is any pointer type.
 #include <algorithm>
 #include <cstddef>
-#include <set>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace vnsim::sim {
@@ -17,54 +24,144 @@ namespace vnsim::sim {
 template <class Link>
 class RingLinkUsers {
  public:
-  // `ring` now crosses each of `links` (no duplicates among them).
-  void add(std::size_t ring, const std::vector<Link>& links) {
-    for (Link l : links) {
-      std::vector<std::size_t>& users = users_[l];
-      users.push_back(ring);
-      if (users.size() == 2) shared_.insert(l);
+  // Linked rings, sorted, and the links that link them, numbered by their
+  // place in `links`. Ring rings[i]'s contending links are
+  // ring_links[first[i]] .. ring_links[first[i + 1]] - 1, each as (its place
+  // in the loads the ring was added with, its place in `links`).
+  struct Component {
+    std::vector<std::size_t> rings;
+    std::vector<Link> links;
+    std::vector<std::pair<std::size_t, std::size_t>> ring_links;
+    std::vector<std::size_t> first;
+  };
+
+  // `ring` now puts load.second bytes/s on each link load.first (no
+  // duplicates among them) while communicating; its component changed.
+  void add(std::size_t ring, const std::vector<std::pair<Link, double>>& loads) {
+    if (ring >= entries_.size()) entries_.resize(ring + 1);
+    std::vector<Entry*>& mine = entries_[ring];
+    mine.clear();
+    for (const auto& [l, own_Bps] : loads) {
+      Entry& e = users_[l];
+      e.link = l;
+      e.users.push_back(User{ring, own_Bps});
+      mine.push_back(&e);  // a map node never moves, and is never erased
     }
+    changed_rings_.insert(ring);
   }
-  // `ring` no longer crosses `links` (those it was added with).
-  void remove(std::size_t ring, const std::vector<Link>& links) {
-    for (Link l : links) {
-      auto it = users_.find(l);
-      if (it == users_.end()) continue;
-      std::vector<std::size_t>& users = it->second;
-      // A link's rings are kept in no order (rings_on_shared sorts what it
-      // collects), so the ring's slot takes the last entry instead of the
-      // tail being shifted down.
-      *std::find(users.begin(), users.end(), ring) = users.back();
+  // `ring` (one added) no longer crosses its links; the rings left on them
+  // changed.
+  void remove(std::size_t ring) {
+    for (Entry* e : entries_[ring]) {
+      std::vector<User>& users = e->users;
+      // A link's rings are kept in no order (a component sorts its rings),
+      // so the ring's slot takes the last entry instead of the tail being
+      // shifted down.
+      *std::find_if(users.begin(), users.end(), [ring](const User& u) { return u.ring == ring; }) =
+          users.back();
       users.pop_back();
-      if (users.size() == 1) shared_.erase(l);
+      if (!users.empty()) left_links_.push_back(e);
       // An emptied link keeps its (empty) entry: time slicing takes and
       // gives back the same links every slice, and erasing and re-making
       // the map node and its vector each time was malloc churn. The links
       // are the platform's, so the map stays bounded.
     }
+    entries_[ring].clear();
+    changed_rings_.erase(ring);
   }
-  // The links at least two rings cross, in address order.
-  const std::set<Link>& shared() const { return shared_; }
-  // The rings that cross a shared link, in index order.
-  std::vector<std::size_t> rings_on_shared() {
-    std::vector<std::size_t> rings;
-    for (Link l : shared_) {
-      const std::vector<std::size_t>& users = users_.at(l);
-      rings.insert(rings.end(), users.begin(), users.end());
-      users_visited_ += users.size();
+  // `ring` (one added) changed how it uses its links (its comm fraction).
+  void changed(std::size_t ring) { changed_rings_.insert(ring); }
+  // Whether anything changed since the last take_changed.
+  bool any_changed() const { return !changed_rings_.empty() || !left_links_.empty(); }
+
+  // The components that hold a ring changed since the last call, or one
+  // left on a link a stopped ring crossed, in order of their first ring; a
+  // changed ring on no contending link comes alone, with no link.
+  // `capacity(l)` is link l's bandwidth. Forgets the changes.
+  template <class Capacity>
+  std::vector<Component> take_changed(const Capacity& capacity) {
+    std::vector<std::size_t> seeds(changed_rings_.begin(), changed_rings_.end());
+    for (const Entry* e : left_links_)
+      for (const User& u : e->users) seeds.push_back(u.ring);
+    changed_rings_.clear();
+    left_links_.clear();
+    std::sort(seeds.begin(), seeds.end());
+    ++generation_;
+    if (ring_seen_.size() < entries_.size()) ring_seen_.resize(entries_.size(), 0);
+    std::vector<Component> out;
+    for (std::size_t seed : seeds) {
+      if (ring_seen_[seed] == generation_) continue;
+      ring_seen_[seed] = generation_;
+      Component c;
+      c.rings.push_back(seed);
+      // Breadth first over the contending links; c.rings is the queue.
+      for (std::size_t next = 0; next < c.rings.size(); ++next)
+        for (Entry* e : entries_[c.rings[next]]) {
+          if (e->users.size() < 2 || e->seen == generation_) continue;
+          e->seen = generation_;
+          e->contends = contends(*e, capacity(e->link));
+          if (!e->contends) continue;
+          e->index = c.links.size();
+          c.links.push_back(e->link);
+          for (const User& u : e->users) {
+            ++users_visited_;
+            if (ring_seen_[u.ring] == generation_) continue;
+            ring_seen_[u.ring] = generation_;
+            c.rings.push_back(u.ring);
+          }
+        }
+      std::sort(c.rings.begin(), c.rings.end());
+      for (std::size_t ring : c.rings) {
+        c.first.push_back(c.ring_links.size());
+        const std::vector<Entry*>& mine = entries_[ring];
+        for (std::size_t k = 0; k < mine.size(); ++k)
+          if (mine[k]->seen == generation_ && mine[k]->contends) c.ring_links.emplace_back(k, mine[k]->index);
+      }
+      c.first.push_back(c.ring_links.size());
+      out.push_back(std::move(c));
     }
-    std::sort(rings.begin(), rings.end());
-    rings.erase(std::unique(rings.begin(), rings.end()), rings.end());
-    return rings;
+    std::sort(out.begin(), out.end(),
+              [](const Component& a, const Component& b) { return a.rings.front() < b.rings.front(); });
+    return out;
   }
-  // Work counter: ring entries rings_on_shared has read, all calls together.
+  // Work counter: ring entries take_changed has read on contending links,
+  // all calls together.
   std::size_t users_visited() const { return users_visited_; }
 
  private:
-  // Every link a ring crosses now; only looked up, never walked, so its
-  // order does not matter.
-  std::unordered_map<Link, std::vector<std::size_t>> users_;
-  std::set<Link> shared_;
+  struct User {
+    std::size_t ring;
+    double own_Bps;
+  };
+  struct Entry {
+    Link link{};
+    std::vector<User> users;
+    std::size_t seen = 0;   // generation_ of the last take_changed that reached it
+    bool contends = false;  // as found then
+    std::size_t index = 0;  // its place in that component's links
+  };
+  // Whether the link's rings can overload it. Each user's term in the model
+  // is phi * own_Bps <= own_Bps, and rounded sums are monotone, so when the
+  // loads add up to under capacity by far more than the rounding of a sum of
+  // them (about users * 1.1e-16 relative), every ring's load there as the
+  // model computes it stays <= capacity, and its term is exactly 1.
+  static bool contends(const Entry& e, double capacity_Bps) {
+    double total = 0;
+    for (const User& u : e.users) total += u.own_Bps;
+    return e.users.size() >= kManyUsers || !(total <= capacity_Bps * (1 - 1e-9));
+  }
+  static constexpr std::size_t kManyUsers = 1000000;
+
+  // Every link a ring crosses now or crossed; only looked up, never walked,
+  // so its order does not matter.
+  std::unordered_map<Link, Entry> users_;
+  std::vector<std::vector<Entry*>> entries_;  // per ring, its links' entries while added
+  // Rings added or changed since the last take_changed, still running.
+  std::unordered_set<std::size_t> changed_rings_;
+  // Links a ring left since the last take_changed, with rings still on them.
+  std::vector<const Entry*> left_links_;
+  std::vector<std::size_t> ring_seen_;  // per ring, generation_ that reached it
+  std::size_t generation_ = 0;
   std::size_t users_visited_ = 0;
 };
 

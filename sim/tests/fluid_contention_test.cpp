@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+
+#include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::sim {
 namespace {
@@ -88,6 +92,104 @@ TEST(FluidContention, TheMostLoadedLinkSetsTheStretch) {
   const auto s = fluid_allreduce_stretch(
       {ring(1, 1, {{0, 10}, {1, 10}}), ring(0, 1, {{0, 10}}), ring(0, 1, {{1, 2.5}})}, {10, 10});
   EXPECT_NEAR(s[0], 2.0, 1e-9);
+}
+
+// FluidRings::settle solves each group of rings linked through shared links
+// on its own (fluid_rings_links.hpp): two groups on disjoint links solved
+// together and apart agree within the fixed point's tolerance (solved
+// together, the group that converges first runs the other's extra rounds).
+TEST(FluidContention, GroupsOnDisjointLinksSolveAsTheyDoTogether) {
+  const std::vector<double> cap = {10, 7, 10, 4};
+  const FluidRing a = ring(1, 1, {{0, 10}, {1, 4}}, 0.3);
+  const FluidRing b = ring(2, 1, {{0, 6}});
+  const FluidRing c = ring(0.5, 2, {{1, 5}});
+  const FluidRing d = ring(1, 1, {{2, 10}});
+  const FluidRing e = ring(0.2, 3, {{2, 9}, {3, 4}}, 0.5);
+  const FluidRing f = ring(3, 1, {{3, 3}});
+  const auto together = fluid_allreduce_stretch({a, d, b, e, c, f}, cap);
+  const auto first = fluid_allreduce_stretch({a, b, c}, {10, 7});
+  const FluidRing e2 = ring(0.2, 3, {{0, 9}, {1, 4}}, 0.5);
+  const auto second = fluid_allreduce_stretch({ring(1, 1, {{0, 10}}), e2, ring(3, 1, {{1, 3}})}, {10, 4});
+  const std::vector<double> apart = {first[0], second[0], first[1], second[1], first[2], second[2]};
+  for (std::size_t k = 0; k < apart.size(); ++k) {
+    EXPECT_GT(apart[k], 1.0) << k;
+    EXPECT_NEAR(together[k], apart[k], 1e-11 * apart[k]) << k;
+  }
+}
+
+// The fixed point as it was before links under capacity in expectation
+// were skipped: every ring's sum over every shared link, every round.
+std::vector<double> every_sum(const std::vector<FluidRing>& rings, const std::vector<double>& cap) {
+  std::vector<std::vector<std::pair<std::size_t, double>>> users(cap.size());
+  for (std::size_t j = 0; j < rings.size(); ++j)
+    for (const FluidLinkLoad& l : rings[j].loads) users[l.link].emplace_back(j, l.own_Bps);
+  std::vector<double> stretch(rings.size(), 1.0), phi(rings.size());
+  for (int round = 0; round < 200; ++round) {
+    for (std::size_t j = 0; j < rings.size(); ++j) {
+      const FluidRing& r = rings[j];
+      const double comm_s = r.allreduce_s * stretch[j];
+      const double step_s = overlapped_step_s(r.compute_s, comm_s, r.overlap_fraction);
+      phi[j] = step_s > 0 ? std::min(1.0, comm_s / step_s) : 0.0;
+    }
+    double moved = 0;
+    for (std::size_t j = 0; j < rings.size(); ++j) {
+      double worst = 1;
+      for (const FluidLinkLoad& l : rings[j].loads) {
+        if (users[l.link].size() < 2) continue;
+        double others = 0;
+        for (const auto& [u, own] : users[l.link])
+          if (u != j) others += phi[u] * own;
+        const double alone = std::max(1.0, l.own_Bps / cap[l.link]);
+        worst = std::max(worst, std::max(1.0, (l.own_Bps + others) / cap[l.link]) / alone);
+      }
+      moved = std::max(moved, std::abs(worst - stretch[j]) / stretch[j]);
+      stretch[j] = worst;
+    }
+    if (moved <= 1e-12) break;
+  }
+  return stretch;
+}
+
+// Links whose expected load fits are skipped without changing a bit: random
+// rings on a few links, some overloaded, some not, against every_sum.
+TEST(FluidContention, SkippingLinksThatFitChangesNoBit) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t links = 1 + rng() % 6;
+    std::vector<double> cap(links);
+    for (double& c : cap) c = 5 + 20 * unit(rng);
+    std::vector<FluidRing> rings(2 + rng() % 30);
+    for (FluidRing& r : rings) {
+      r.compute_s = 4 * unit(rng);
+      r.allreduce_s = 0.1 + unit(rng);
+      r.overlap_fraction = unit(rng) < 0.5 ? 0 : unit(rng);
+      std::vector<bool> used(links, false);
+      for (unsigned k = 0, n = 1 + rng() % 3; k < n; ++k) {
+        const std::size_t l = rng() % links;
+        if (used[l]) continue;
+        used[l] = true;
+        r.loads.push_back(FluidLinkLoad{l, 10 * unit(rng)});
+      }
+    }
+    EXPECT_EQ(fluid_allreduce_stretch(rings, cap), every_sum(rings, cap)) << trial;
+  }
+}
+
+// 50 rings on one link, together 5 times its capacity, but each
+// communicating a tenth of its step: the expected load fits, no one is
+// stretched, and no ring's sum over the others is taken.
+TEST(FluidContention, ALinkWhoseExpectedLoadFitsIsNotSummedPerRing) {
+  std::vector<FluidRing> rings(50, ring(9, 1, {{0, 10}}));
+  FluidSolveWork work;
+  EXPECT_EQ(fluid_allreduce_stretch(rings, {100}, &work), std::vector<double>(50, 1.0));
+  EXPECT_EQ(work.link_sums, 0u);
+  // Communicating all the time they overload it: each ring sums the others.
+  std::vector<FluidRing> busy(50, ring(0, 1, {{0, 10}}));
+  work = {};
+  const auto s = fluid_allreduce_stretch(busy, {100}, &work);
+  EXPECT_GT(s[0], 1.0);
+  EXPECT_GE(work.link_sums, 50u);
 }
 
 TEST(FluidContention, ALinkWithoutCapacityIsALogicError) {

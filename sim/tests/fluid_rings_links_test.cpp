@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 #include <vector>
@@ -13,68 +14,207 @@ namespace vnsim::sim {
 namespace {
 
 using Link = const int*;
+using Users = RingLinkUsers<Link>;
+using Loads = std::vector<std::pair<Link, double>>;
+using Running = std::map<std::size_t, Loads>;
 
-// What settle did before the users were kept: every ring's links collected,
-// sorted, and those seen twice or more kept, with the rings that cross one.
-struct Scan {
-  std::vector<Link> shared;
-  std::vector<std::size_t> rings;
-};
-Scan scan_all(const std::map<std::size_t, std::vector<Link>>& running) {
-  std::vector<Link> crossed;
-  for (const auto& [ring, links] : running) crossed.insert(crossed.end(), links.begin(), links.end());
-  std::sort(crossed.begin(), crossed.end());
-  Scan out;
-  for (std::size_t i = 0; i + 1 < crossed.size(); ++i)
-    if (crossed[i] == crossed[i + 1] && (out.shared.empty() || out.shared.back() != crossed[i]))
-      out.shared.push_back(crossed[i]);
-  for (const auto& [ring, links] : running)
-    for (Link l : links)
-      if (std::binary_search(out.shared.begin(), out.shared.end(), l)) {
-        out.rings.push_back(ring);
-        break;
-      }
+constexpr double kCapacity = 10;
+double capacity(Link) {
+  return kCapacity;
+}
+
+// The links of `running` two or more rings cross and whose loads do not add
+// up to under the capacity by RingLinkUsers' margin for rounding (a sum
+// equal to the capacity counts): those that can stretch a ring.
+std::set<Link> contending(const Running& running) {
+  std::map<Link, std::pair<int, double>> use;
+  for (const auto& [ring, loads] : running)
+    for (const auto& [l, own] : loads) {
+      ++use[l].first;
+      use[l].second += own;
+    }
+  std::set<Link> out;
+  for (const auto& [l, u] : use)
+    if (u.first >= 2 && u.second > kCapacity * (1 - 1e-9)) out.insert(l);
   return out;
 }
 
-TEST(FluidRingsLinks, KeptUpToDateTheyFindWhatSortingEveryRingsLinksFinds) {
-  std::array<int, 40> storage{};
-  std::mt19937 rng(7);
-  RingLinkUsers<Link> users;
-  std::map<std::size_t, std::vector<Link>> running;
-  for (int step = 0; step < 3000; ++step) {
-    const std::size_t ring = rng() % 60;
-    if (auto it = running.find(ring); it != running.end()) {
-      users.remove(ring, it->second);
-      running.erase(it);
-    } else {
-      std::set<Link> links;
-      for (unsigned k = 0, n = 1 + rng() % 5; k < n; ++k) links.insert(&storage[rng() % storage.size()]);
-      running[ring].assign(links.begin(), links.end());
-      users.add(ring, running[ring]);
-    }
-    const Scan expected = scan_all(running);
-    ASSERT_EQ(std::vector<Link>(users.shared().begin(), users.shared().end()), expected.shared) << step;
-    ASSERT_EQ(users.rings_on_shared(), expected.rings) << step;
+// Every running ring's component, worked out from scratch: rings joined
+// when they cross a common contending link (union-find).
+std::map<std::size_t, std::set<std::size_t>> all_components(const Running& running) {
+  const std::set<Link> links = contending(running);
+  std::map<std::size_t, std::size_t> parent;
+  for (const auto& [ring, loads] : running) parent[ring] = ring;
+  auto root = [&parent](std::size_t r) {
+    while (parent[r] != r) r = parent[r];
+    return r;
+  };
+  std::map<Link, std::size_t> first_user;
+  for (const auto& [ring, loads] : running)
+    for (const auto& [l, own] : loads)
+      if (links.count(l))
+        if (auto [it, fresh] = first_user.emplace(l, ring); !fresh) parent[root(ring)] = root(it->second);
+  std::map<std::size_t, std::set<std::size_t>> by_root;
+  for (const auto& [ring, loads] : running) by_root[root(ring)].insert(ring);
+  std::map<std::size_t, std::set<std::size_t>> by_ring;
+  for (const auto& [ring, loads] : running) by_ring[ring] = by_root[root(ring)];
+  return by_ring;
+}
+
+// Checks one component against `running`: its links are its rings'
+// contending links, and each ring's entries name them by place.
+void expect_component(const Running& running, const Users::Component& c, int batch) {
+  const std::set<Link> all = contending(running);
+  std::set<Link> expected_links;
+  for (std::size_t r : c.rings)
+    for (const auto& [l, own] : running.at(r))
+      if (all.count(l)) expected_links.insert(l);
+  ASSERT_EQ(std::set<Link>(c.links.begin(), c.links.end()), expected_links) << batch;
+  ASSERT_EQ(c.links.size(), expected_links.size()) << batch;
+  ASSERT_EQ(c.first.size(), c.rings.size() + 1) << batch;
+  for (std::size_t i = 0; i < c.rings.size(); ++i) {
+    std::vector<std::pair<std::size_t, std::size_t>> expected;
+    const Loads& loads = running.at(c.rings[i]);
+    for (std::size_t k = 0; k < loads.size(); ++k)
+      if (all.count(loads[k].first))
+        expected.emplace_back(
+            k, static_cast<std::size_t>(std::find(c.links.begin(), c.links.end(), loads[k].first) -
+                                        c.links.begin()));
+    std::vector<std::pair<std::size_t, std::size_t>> got(c.ring_links.begin() + c.first[i],
+                                                         c.ring_links.begin() + c.first[i + 1]);
+    std::sort(got.begin(), got.end());
+    ASSERT_EQ(got, expected) << batch;
   }
 }
 
-// The work of finding the contended rings follows the rings on shared
-// links, not all running rings: 1,000 rings on links of their own and two
-// that share one cost two entries read.
-TEST(FluidRingsLinks, FindingContendedRingsReadsOnlyTheUsersOfSharedLinks) {
-  std::vector<int> storage(2000);
-  RingLinkUsers<Link> users;
-  for (std::size_t ring = 0; ring < 1000; ++ring)
-    users.add(ring, {&storage[2 * ring], &storage[2 * ring + 1]});
-  users.add(1000, {&storage[1999]});
-  EXPECT_EQ(users.shared().size(), 1u);
-  EXPECT_EQ(users.rings_on_shared(), (std::vector<std::size_t>{999, 1000}));
-  EXPECT_EQ(users.users_visited(), 2u);
-  users.remove(1000, {&storage[1999]});
-  EXPECT_TRUE(users.shared().empty());
-  EXPECT_TRUE(users.rings_on_shared().empty());
-  EXPECT_EQ(users.users_visited(), 2u);
+// Random starts, stops and speed changes; after each batch, take_changed
+// gives exactly the components of the rings that started or changed and
+// of those left on a stopped ring's links.
+TEST(FluidRingsLinks, ChangedComponentsAreThoseWorkedOutFromScratch) {
+  std::array<int, 40> storage{};
+  std::mt19937 rng(7);
+  Users users;
+  Running running;
+  for (int batch = 0; batch < 1500; ++batch) {
+    std::set<std::size_t> touched;  // running rings whose component must come back
+    std::vector<Link> left;
+    for (unsigned step = 0, n = 1 + rng() % 3; step < n; ++step) {
+      const std::size_t ring = rng() % 60;
+      if (auto it = running.find(ring); it != running.end()) {
+        if (rng() % 4 == 0) {
+          users.changed(ring);
+          touched.insert(ring);
+          continue;
+        }
+        users.remove(ring);
+        for (const auto& [l, own] : it->second) left.push_back(l);
+        running.erase(it);
+        touched.erase(ring);
+      } else {
+        std::map<Link, double> loads;
+        for (unsigned k = 0, m = 1 + rng() % 5; k < m; ++k)
+          loads[&storage[rng() % storage.size()]] = 1 + static_cast<double>(rng() % 7);
+        running[ring].assign(loads.begin(), loads.end());
+        users.add(ring, running[ring]);
+        touched.insert(ring);
+      }
+    }
+    for (const auto& [ring, loads] : running)
+      for (const auto& [l, own] : loads)
+        if (std::find(left.begin(), left.end(), l) != left.end()) touched.insert(ring);
+    const auto all = all_components(running);
+    std::set<std::set<std::size_t>> expected;
+    for (std::size_t r : touched) expected.insert(all.at(r));
+    if (!touched.empty()) {
+      ASSERT_TRUE(users.any_changed()) << batch;
+    }
+    const auto got = users.take_changed(capacity);
+    ASSERT_EQ(got.size(), expected.size()) << batch;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const std::set<std::size_t> rings(got[k].rings.begin(), got[k].rings.end());
+      ASSERT_TRUE(std::is_sorted(got[k].rings.begin(), got[k].rings.end())) << batch;
+      ASSERT_EQ(rings.size(), got[k].rings.size()) << batch;
+      ASSERT_TRUE(expected.count(rings)) << batch;
+      if (k > 0) {
+        ASSERT_LT(got[k - 1].rings.front(), got[k].rings.front()) << batch;
+      }
+      expect_component(running, got[k], batch);
+    }
+    ASSERT_FALSE(users.any_changed());
+  }
+}
+
+// A settle's work follows what changed: 1,000 pairs of rings, each pair
+// overloading a link of its own. Once all are taken, a speed change in one
+// pair brings back that pair alone, reading its link's two users, and a
+// stop in another brings back its partner alone, with no link left.
+TEST(FluidRingsLinks, AChangeBringsBackOnlyItsOwnComponent) {
+  std::vector<int> storage(3000);
+  Users users;
+  Running running;
+  for (std::size_t pair = 0; pair < 1000; ++pair)
+    for (std::size_t ring : {2 * pair, 2 * pair + 1}) {
+      running[ring] = {{&storage[pair], 6}, {&storage[1000 + ring], 10}};
+      users.add(ring, running[ring]);
+    }
+  EXPECT_EQ(users.take_changed(capacity).size(), 1000u);
+  EXPECT_EQ(users.users_visited(), 2000u);
+  EXPECT_FALSE(users.any_changed());
+  EXPECT_TRUE(users.take_changed(capacity).empty());
+
+  users.changed(7);
+  auto got = users.take_changed(capacity);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].rings, (std::vector<std::size_t>{6, 7}));
+  EXPECT_EQ(got[0].links, std::vector<Link>{&storage[3]});
+  EXPECT_EQ(got[0].ring_links, (std::vector<std::pair<std::size_t, std::size_t>>{{0, 0}, {0, 0}}));
+  EXPECT_EQ(users.users_visited(), 2002u);
+
+  users.remove(10);
+  running.erase(10);
+  got = users.take_changed(capacity);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].rings, std::vector<std::size_t>{11});
+  EXPECT_TRUE(got[0].links.empty());
+  EXPECT_EQ(users.users_visited(), 2002u);
+}
+
+// Rings that fit together on a link, even all communicating at once, are
+// not linked by it: a change in one brings it back alone.
+TEST(FluidRingsLinks, RingsThatFitTogetherOnALinkAreNotLinked) {
+  std::vector<int> storage(2);
+  Users users;
+  const Loads a = {{&storage[0], 5}, {&storage[1], 2}};
+  const Loads b = {{&storage[0], 4.5}};
+  users.add(0, a);
+  users.add(1, b);
+  auto got = users.take_changed(capacity);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_TRUE(got[0].links.empty());
+  EXPECT_TRUE(got[1].links.empty());
+  const Loads c = {{&storage[0], 1}};  // 5 + 4.5 + 1 > 10: now they contend
+  users.add(2, c);
+  got = users.take_changed(capacity);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].rings, (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(got[0].links, std::vector<Link>{&storage[0]});
+}
+
+// A chain of rings, each overloading a link with the next: a change at one
+// end reaches the other end, through every link.
+TEST(FluidRingsLinks, AComponentIsFollowedThroughLinksTransitively) {
+  std::vector<int> storage(100);
+  Users users;
+  for (std::size_t ring = 0; ring < 50; ++ring)
+    users.add(ring, {{&storage[ring], 6}, {&storage[ring + 1], 6}});
+  users.take_changed(capacity);
+  users.changed(0);
+  const auto got = users.take_changed(capacity);
+  ASSERT_EQ(got.size(), 1u);
+  std::vector<std::size_t> all(50);
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_EQ(got[0].rings, all);
+  EXPECT_EQ(got[0].links.size(), 49u);
 }
 
 }  // namespace
