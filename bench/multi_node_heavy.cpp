@@ -8,18 +8,24 @@
 //   build/bench/multi_node_heavy POLICY [jobs=1000] [seed=1] [cluster=pollux-16x4] [engine=default|actors]
 //   build/bench/multi_node_heavy --jsonl FILE [jobs] [seed] [cluster]   (writes the trace for `vnsim replay`)
 //
+// `--load L` (anywhere on the line) spaces the arrivals so that the offered
+// load, alone GPU-seconds of work / (cluster GPUs x arrival span), is L: the
+// same jobs as without it, arriving at another rate (heavy/heavy_trace.hpp).
+// Without it, one arrival every 30 s per 64 GPUs, an offered load in the
+// thousands (docs/PERFORMANCE.md, "The multi-node-heavy trace at a load the
+// cluster keeps up with"). Both modes print the offered load.
+//
 // SimGrid allows one engine per process: one policy per run.
 #include <sys/resource.h>
 
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "heavy/heavy_trace.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/gpu_catalog.hpp"
@@ -31,46 +37,9 @@ namespace {
 
 using namespace vnsim;
 
-// 25% of the jobs take 2-4 whole nodes, the others 1 GPU to a whole node;
-// iterations log-uniform in [1e2, 1e8]; a Pollux model chosen uniformly at
-// its default local batch; Poisson arrivals every `mean_gap_s`.
-std::vector<JobSpec> heavy_trace(std::size_t count, std::uint64_t seed, int gpus_per_node,
-                                 double mean_gap_s) {
-  std::mt19937_64 rng(seed);
-  const std::vector<std::string> names = {"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"};
-  std::uniform_int_distribution<std::size_t> model_pick(0, names.size() - 1);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::uniform_int_distribution<int> nodes_pick(2, 4);
-  std::uniform_int_distribution<int> single_pick(0, 3);
-  std::exponential_distribution<double> gap(1.0 / mean_gap_s);
-  std::vector<JobSpec> jobs;
-  double t = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    JobSpec j;
-    j.id = "h" + std::to_string(i);
-    j.submit_s = std::round(t * 1000) / 1000;
-    if (unit(rng) < 0.25) {
-      j.gpus = gpus_per_node * nodes_pick(rng);
-    } else {
-      j.gpus = std::min(gpus_per_node, 1 << single_pick(rng));
-    }
-    j.virtual_nodes = j.gpus;
-    j.iterations = static_cast<long long>(std::llround(std::pow(10.0, 2.0 + 6.0 * unit(rng))));
-    const ModelParams& m = ModelCatalog::builtin().at(names[model_pick(rng)]);
-    j.model = m.name;
-    j.global_batch = j.gpus * m.default_local_batch;
-    jobs.push_back(j);
-    t += gap(rng);
-  }
-  return jobs;
-}
-
-void write_jsonl(const std::string& path, const std::vector<JobSpec>& jobs) {
+void write_jsonl(const std::string& path, const std::vector<JobSpec>& jobs, bool millisecond_submits) {
   std::ofstream f(path);
-  for (const JobSpec& j : jobs)
-    f << "{\"id\": \"" << j.id << "\", \"submit_s\": " << j.submit_s << ", \"gpus\": " << j.gpus
-      << ", \"model\": \"" << j.model << "\", \"virtual_nodes\": " << j.virtual_nodes
-      << ", \"iterations\": " << j.iterations << ", \"global_batch\": " << j.global_batch << "}\n";
+  bench::write_heavy_jsonl(f, jobs, millisecond_submits);
   if (!f) {
     std::fprintf(stderr, "%s: cannot write\n", path.c_str());
     std::exit(2);
@@ -83,14 +52,34 @@ double peak_rss_mb() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
+// Takes `--load L` out of the arguments; 0 when absent, -1 when malformed.
+double take_load_option(std::vector<char*>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (std::string(args[i]) != "--load") continue;
+    if (i + 1 >= args.size()) return -1;
+    char* end = nullptr;
+    const double load = std::strtod(args[i + 1], &end);
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
+               args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+    return *end == '\0' && load > 0 ? load : -1;
+  }
+  return 0;
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: %s POLICY [jobs=1000] [seed=1] [cluster=pollux-16x4] [engine=default|actors]\n"
-                 "       %s --jsonl FILE [jobs=1000] [seed=1] [cluster=pollux-16x4]\n",
-                 argv[0], argv[0]);
+int main(int argc_in, char** argv_in) {
+  std::vector<char*> args(argv_in, argv_in + argc_in);
+  const double load = take_load_option(args);
+  const int argc = static_cast<int>(args.size());
+  char** argv = args.data();
+  if (argc < 2 || load < 0) {
+    std::fprintf(
+        stderr,
+        "usage: %s POLICY [jobs=1000] [seed=1] [cluster=pollux-16x4] [engine=default|actors] [--load L]\n"
+        "       %s --jsonl FILE [jobs=1000] [seed=1] [cluster=pollux-16x4] [--load L]\n"
+        "L > 0: offered load, alone GPU-seconds / (cluster GPUs x arrival span)\n",
+        argv[0], argv[0]);
     return 2;
   }
   const bool to_jsonl = std::string(argv[1]) == "--jsonl";
@@ -107,12 +96,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int gpus_per_node = cluster.max_gpus_per_node();
-  // One arrival every 30 s per 64 GPUs: the jobs of 1e7-1e8 iterations alone
-  // ask for more than the cluster has, so jobs queue on every cluster size.
-  const double mean_gap_s = 30.0 * 64.0 / static_cast<double>(cluster.gpu_count());
-  const std::vector<JobSpec> jobs = heavy_trace(count, seed, gpus_per_node, mean_gap_s);
+  const std::vector<JobSpec> jobs =
+      load > 0
+          ? bench::heavy_trace_at_load(count, seed, cluster, GpuCatalog::builtin(), ModelCatalog::builtin(),
+                                       load)
+          : bench::heavy_trace(count, seed, gpus_per_node, bench::default_mean_gap_s(cluster.gpu_count()));
+  const double offered = bench::offered_load(
+      jobs, bench::alone_gpu_seconds(jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin()),
+      cluster.gpu_count());
   if (to_jsonl) {
-    write_jsonl(argv[2], jobs);
+    write_jsonl(argv[2], jobs, load > 0);
+    std::fprintf(stderr, "%s: %zu jobs, arrivals over %.0f s, offered_load=%.4g\n", argv[2], jobs.size(),
+                 jobs.back().submit_s, offered);
     return 0;
   }
   std::size_t multi_node = 0;
@@ -133,9 +128,10 @@ int main(int argc, char** argv) {
   for (const JobRecord& rec : r.jobs) completed += rec.state == FinalState::Completed;
   std::printf(
       "policy=%s engine=%s cluster=%s gpus=%d jobs=%zu multi_node=%zu completed=%zu rejected=%zu "
-      "allocation_events=%zu simulated_s=%.0f scheduler_s=%.2f wall_s=%.2f peak_rss_mb=%.0f\n",
+      "allocation_events=%zu simulated_s=%.0f scheduler_s=%.2f wall_s=%.2f peak_rss_mb=%.0f "
+      "offered_load=%.4g\n",
       policy->name().c_str(), engine.c_str(), cluster.spec().name.c_str(), cluster.gpu_count(), jobs.size(),
       multi_node, completed, jobs.size() - completed, allocation_events, r.simulated_end_s,
-      r.scheduler_wall_s, wall, peak_rss_mb());
+      r.scheduler_wall_s, wall, peak_rss_mb(), offered);
   return 0;
 }

@@ -52,31 +52,7 @@ for p in $policies; do
   if /usr/bin/time -o "$work/time.txt" -f "%e %U %M" timeout "${SCALE_TIMEOUT_S:-0}" "$build/vnsim" replay --cluster "$work/cluster.json" \
       --trace "$work/trace.jsonl" --policy "$p" --out "$work/$p" --quiet; then
     read -r wall cpu rss <"$work/time.txt"
-    util=$(python3 - "$work/$p/allocations.csv" "$work/trace.jsonl" "$gpus" <<'PY'
-import csv, json, sys
-# Busy GPU-seconds while jobs still arrive (first to last submission), over
-# what the cluster had then: a long tail after the last arrival would
-# otherwise dilute it.
-submits = [json.loads(line)["submit_s"] for line in open(sys.argv[2])]
-lo, hi = min(submits), max(submits)
-def width(res):
-    n = 0
-    for part in res.split():
-        a, _, b = part.partition("-")
-        n += int(b or a) - int(a) + 1
-    return n
-busy, held = 0.0, {}
-for r in csv.DictReader(open(sys.argv[1])):
-    t, key = float(r["time"]), (r["job_id"], r["allocated_resources"])
-    share = width(r["allocated_resources"]) * int(r["gpu_milli"]) / 1000
-    if r["event"] == "take":
-        held[key] = (t, share)
-    elif key in held:
-        start, share = held.pop(key)
-        busy += share * max(0.0, min(t, hi) - max(start, lo))
-print(f"{busy / (int(sys.argv[3]) * (hi - lo)):.3f}")
-PY
-)
+    util=$(python3 "$root/bench/gpu_utilisation.py" "$work/$p/allocations.csv" "$work/trace.jsonl" "$gpus")
     echo "policy=$p wall_s=$wall cpu_s=$cpu peak_rss_mb=$((rss / 1024)) gpu_utilisation=$util"
     per_job=$(python3 -c "print(f'{$cpu * 1e6 / $jobs:.1f}')")
     [[ -z "$csv" ]] || echo "$jobs,$gpus,$p,completed,$wall,$cpu,$((rss / 1024)),$util,$per_job" >>"$csv"
