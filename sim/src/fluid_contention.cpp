@@ -20,9 +20,6 @@ double comm_fraction(const FluidRing& r, double stretch) {
 // iteration is monotone from 1, so it only goes up to the fixed point.
 constexpr double kTolerance = 1e-12;
 constexpr int kMaxRounds = 200;
-// Links with this many rings or more are always summed in full (the bound
-// on a sum's rounding used to skip a link assumes fewer terms).
-constexpr std::size_t kManyUsers = 1000000;
 
 }  // namespace
 
@@ -60,12 +57,11 @@ std::vector<double> fluid_allreduce_stretch(const std::vector<FluidRing>& rings,
       for (const FluidLinkLoad& l : rings[j].loads) {
         if (users[l.link].size() < 2) continue;
         const double cap = capacity_Bps[l.link];
-        // The sum below takes the same terms but j's own, each >= 0, and
-        // rounded sums are monotone: when the link's whole expected load
-        // with j's own on top is under capacity by far more than rounding
-        // (about users * 1.1e-16 relative), j's load there is under capacity
-        // too, its term below is exactly 1, and it is skipped, bit for bit.
-        if (users[l.link].size() < kManyUsers && l.own_Bps + expected[l.link] <= cap * (1 - 1e-9)) continue;
+        // The sum below takes the same terms but j's own, each >= 0: when
+        // the link's whole expected load with j's own on top fits, j's load
+        // there fits too, its term below is exactly 1, and it is skipped,
+        // bit for bit.
+        if (load_fits_link(l.own_Bps + expected[l.link], cap, users[l.link].size())) continue;
         if (work != nullptr) ++work->link_sums;
         double others = 0;
         for (const User& u : users[l.link])

@@ -35,6 +35,19 @@ struct FluidRing {
   double overlap_fraction = 0;       // ModelParams::overlap_fraction
 };
 
+// Whether a link's rings, putting `total_Bps` on it together when all of
+// them communicate at once, stay under its capacity by far more than the
+// rounding of a sum of `users` terms (about users * 1.1e-16 relative). Each
+// ring's term in the model is phi * own_Bps <= own_Bps and rounded sums are
+// monotone, so then every ring's load there, as the model computes it, is
+// <= capacity and the link's stretch is exactly 1: it can slow no one.
+// Links with very many rings are never taken to fit (the rounding bound
+// assumes fewer terms).
+inline bool load_fits_link(double total_Bps, double capacity_Bps, std::size_t users) {
+  constexpr std::size_t kManyUsers = 1000000;
+  return users < kManyUsers && total_Bps <= capacity_Bps * (1 - 1e-9);
+}
+
 // Work counter of fluid_allreduce_stretch: how many times it summed the
 // other rings' loads on a link for one ring (each O(rings on the link)).
 struct FluidSolveWork {

@@ -136,8 +136,6 @@ void FluidRings::settle(double now) {
       stretch.emplace_back(c.rings.front(), 1.0);
       continue;
     }
-    std::vector<double> capacity;
-    for (const sg4::Link* l : c.links) capacity.push_back(l->get_bandwidth());
     std::vector<FluidRing> model;
     for (std::size_t i = 0; i < c.rings.size(); ++i) {
       const JobIndex j = c.rings[i];
@@ -153,7 +151,7 @@ void FluidRings::settle(double now) {
       f.overlap_fraction = r.overlap_fraction;
       model.push_back(std::move(f));
     }
-    const std::vector<double> modelled = fluid_allreduce_stretch(model, capacity);
+    const std::vector<double> modelled = fluid_allreduce_stretch(model, c.capacity);
     for (std::size_t k = 0; k < c.rings.size(); ++k) stretch.emplace_back(c.rings[k], modelled[k]);
   }
   std::sort(stretch.begin(), stretch.end());

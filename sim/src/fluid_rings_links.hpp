@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "fluid_contention.hpp"
+
 namespace vnsim::sim {
 
 template <class Link>
@@ -31,6 +33,7 @@ class RingLinkUsers {
   struct Component {
     std::vector<std::size_t> rings;
     std::vector<Link> links;
+    std::vector<double> capacity;  // of each of `links`, as take_changed read it
     std::vector<std::pair<std::size_t, std::size_t>> ring_links;
     std::vector<std::size_t> first;
   };
@@ -99,10 +102,12 @@ class RingLinkUsers {
         for (Entry* e : entries_[c.rings[next]]) {
           if (e->users.size() < 2 || e->seen == generation_) continue;
           e->seen = generation_;
-          e->contends = contends(*e, capacity(e->link));
+          const double capacity_Bps = capacity(e->link);
+          e->contends = contends(*e, capacity_Bps);
           if (!e->contends) continue;
           e->index = c.links.size();
           c.links.push_back(e->link);
+          c.capacity.push_back(capacity_Bps);
           for (const User& u : e->users) {
             ++users_visited_;
             if (ring_seen_[u.ring] == generation_) continue;
@@ -140,17 +145,12 @@ class RingLinkUsers {
     bool contends = false;  // as found then
     std::size_t index = 0;  // its place in that component's links
   };
-  // Whether the link's rings can overload it. Each user's term in the model
-  // is phi * own_Bps <= own_Bps, and rounded sums are monotone, so when the
-  // loads add up to under capacity by far more than the rounding of a sum of
-  // them (about users * 1.1e-16 relative), every ring's load there as the
-  // model computes it stays <= capacity, and its term is exactly 1.
+  // Whether the link's rings can overload it (load_fits_link).
   static bool contends(const Entry& e, double capacity_Bps) {
     double total = 0;
     for (const User& u : e.users) total += u.own_Bps;
-    return e.users.size() >= kManyUsers || !(total <= capacity_Bps * (1 - 1e-9));
+    return !load_fits_link(total, capacity_Bps, e.users.size());
   }
-  static constexpr std::size_t kManyUsers = 1000000;
 
   // Every link a ring crosses now or crossed; only looked up, never walked,
   // so its order does not matter.
