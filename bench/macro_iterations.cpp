@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_cli.hpp"
 #include "vnsim/core/perf_model.hpp"
 #include "vnsim/core/units.hpp"
 #include "vnsim/policies/testing/spread_fifo.hpp"
@@ -82,25 +83,21 @@ std::vector<JobSpec> bench_workload(std::size_t count, std::uint64_t seed, doubl
   return jobs;
 }
 
-}  // namespace
+const char* const kUsage =
+    "usage: macro_iterations M [jobs=300] [seed=42] [mean_gap_s=10] [shorten_macro_when_contended=1]\n"
+    "Replays a seeded multi-node workload under heavy uplink contention on the actor engine with M\n"
+    "macro-iterations per job (M = 0: every iteration simulated, the reference).";
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(
-        stderr,
-        "usage: %s M [jobs=300] [seed=42] [mean_gap_s=10] [shorten_macro_when_contended=1]   (M = 0: every "
-        "iteration simulated)\n",
-        argv[0]);
-    return 2;
-  }
-  const int m = std::atoi(argv[1]);
-  const std::size_t count = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 300;
-  const std::uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 42;
-  const double mean_gap_s = argc > 4 ? std::strtod(argv[4], nullptr) : 10.0;
-  if (m < 0 || count == 0 || !(mean_gap_s > 0)) {
-    std::fprintf(stderr, "M must be >= 0, jobs > 0 and mean_gap_s > 0\n");
-    return 2;
-  }
+int run(std::vector<std::string>& args) {
+  if (args.empty()) throw bench::UsageError("missing M");
+  bench::expect_at_most(args, 5);
+  const std::size_t m_arg = bench::parse_count(args[0], "M");
+  const std::size_t count = args.size() > 1 ? bench::parse_count(args[1], "jobs") : 300;
+  const std::uint64_t seed = args.size() > 2 ? bench::parse_seed(args[2], "seed") : 42;
+  const double mean_gap_s = args.size() > 3 ? bench::parse_number(args[3], "mean_gap_s") : 10.0;
+  if (m_arg > 1000000 || count == 0 || !(mean_gap_s > 0))
+    throw bench::UsageError("M must be in [0, 1e6], jobs > 0 and mean_gap_s > 0");
+  const int m = static_cast<int>(m_arg);
 
   const Cluster cluster(bench_cluster());
   const std::vector<JobSpec> jobs = bench_workload(count, seed, mean_gap_s);
@@ -109,7 +106,8 @@ int main(int argc, char** argv) {
   opts.fluid_rings = false;  // the actor engine, whose macro-iterations this measures
   opts.macro_iterations = m;
   // Optional 5th argument: 0 = plain macro-iterations, 1 = per-iteration while contended.
-  if (argc > 5) opts.shorten_macro_when_contended = std::atoi(argv[5]) != 0;
+  if (args.size() > 4)
+    opts.shorten_macro_when_contended = bench::parse_count(args[4], "shorten_macro_when_contended") != 0;
   const auto t0 = std::chrono::steady_clock::now();
   const ReplayResult r =
       run_replay(cluster, GpuCatalog::builtin(), ModelCatalog::builtin(), jobs, policy, opts);
@@ -143,4 +141,10 @@ int main(int argc, char** argv) {
       m, opts.shorten_macro_when_contended ? 1 : 0, jobs.size(), done, iter_sum / done, idle_sum / done,
       jct_sum / done, r.simulated_end_s, wall);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return bench::run_bench_cli(argc, argv, kUsage, run);
 }

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_cli.hpp"
 #include "heavy/heavy_trace.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/cluster_spec.hpp"
@@ -37,13 +38,18 @@ namespace {
 
 using namespace vnsim;
 
+const char* const kUsage =
+    "usage: multi_node_heavy POLICY [jobs=1000] [seed=1] [cluster=pollux-16x4] [engine=default|actors] "
+    "[--load L]\n"
+    "       multi_node_heavy --jsonl FILE [jobs=1000] [seed=1] [cluster=pollux-16x4] [--load L]\n"
+    "Replays a seeded trace where a quarter of the jobs span nodes (iterations up to 1e8) under POLICY, or\n"
+    "writes it to FILE for `vnsim replay`. L > 0: offered load, alone GPU-seconds / (cluster GPUs x\n"
+    "arrival span); without it, one arrival every 30 s per 64 GPUs.";
+
 void write_jsonl(const std::string& path, const std::vector<JobSpec>& jobs, bool millisecond_submits) {
   std::ofstream f(path);
   bench::write_heavy_jsonl(f, jobs, millisecond_submits);
-  if (!f) {
-    std::fprintf(stderr, "%s: cannot write\n", path.c_str());
-    std::exit(2);
-  }
+  if (!f) throw bench::UsageError(path + ": cannot write");
 }
 
 double peak_rss_mb() {
@@ -52,49 +58,38 @@ double peak_rss_mb() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-// Takes `--load L` out of the arguments; 0 when absent, -1 when malformed.
-double take_load_option(std::vector<char*>& args) {
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (std::string(args[i]) != "--load") continue;
-    if (i + 1 >= args.size()) return -1;
-    char* end = nullptr;
-    const double load = std::strtod(args[i + 1], &end);
+// Takes `--load L` out of the arguments; 0 when absent.
+double take_load_option(std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "--load") continue;
+    if (i + 1 >= args.size()) throw bench::UsageError("--load needs a value");
+    const double load = bench::parse_number(args[i + 1], "--load");
+    if (!(load > 0)) throw bench::UsageError("--load must be > 0, got " + args[i + 1]);
     args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
                args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-    return *end == '\0' && load > 0 ? load : -1;
+    return load;
   }
   return 0;
 }
 
-}  // namespace
-
-int main(int argc_in, char** argv_in) {
-  std::vector<char*> args(argv_in, argv_in + argc_in);
+int run(std::vector<std::string>& args) {
   const double load = take_load_option(args);
-  const int argc = static_cast<int>(args.size());
-  char** argv = args.data();
-  if (argc < 2 || load < 0) {
-    std::fprintf(
-        stderr,
-        "usage: %s POLICY [jobs=1000] [seed=1] [cluster=pollux-16x4] [engine=default|actors] [--load L]\n"
-        "       %s --jsonl FILE [jobs=1000] [seed=1] [cluster=pollux-16x4] [--load L]\n"
-        "L > 0: offered load, alone GPU-seconds / (cluster GPUs x arrival span)\n",
-        argv[0], argv[0]);
-    return 2;
-  }
-  const bool to_jsonl = std::string(argv[1]) == "--jsonl";
-  const int shift = to_jsonl ? 1 : 0;
-  const auto arg = [&](int i, const char* fallback) {
-    return argc > i + shift ? std::string(argv[i + shift]) : std::string(fallback);
+  const bool to_jsonl = !args.empty() && args[0] == "--jsonl";
+  if (to_jsonl) args.erase(args.begin());
+  if (args.empty()) throw bench::UsageError(to_jsonl ? "--jsonl needs a FILE" : "missing POLICY");
+  const std::string target = args[0];
+  if (target.rfind("--", 0) == 0) throw bench::UsageError("unknown option " + target);
+  bench::expect_at_most({args.begin() + 1, args.end()}, to_jsonl ? 3 : 4);
+  const auto arg = [&](std::size_t i, const char* fallback) {
+    return args.size() > i ? args[i] : std::string(fallback);
   };
-  const std::size_t count = std::strtoul(arg(2, "1000").c_str(), nullptr, 10);
-  const std::uint64_t seed = std::strtoull(arg(3, "1").c_str(), nullptr, 10);
-  const Cluster cluster(load_cluster_spec(arg(4, "pollux-16x4")));
-  const std::string engine = arg(5, "default");
-  if (count == 0 || (engine != "default" && engine != "actors")) {
-    std::fprintf(stderr, "jobs must be > 0 and engine default or actors\n");
-    return 2;
-  }
+  const std::size_t count = bench::parse_count(arg(1, "1000"), "jobs");
+  const std::uint64_t seed = bench::parse_seed(arg(2, "1"), "seed");
+  const Cluster cluster(load_cluster_spec(arg(3, "pollux-16x4")));
+  const std::string engine = arg(4, "default");
+  if (count == 0) throw bench::UsageError("jobs must be > 0");
+  if (engine != "default" && engine != "actors")
+    throw bench::UsageError("engine must be default or actors, got " + engine);
   const int gpus_per_node = cluster.max_gpus_per_node();
   const std::vector<JobSpec> jobs =
       load > 0
@@ -105,15 +100,15 @@ int main(int argc_in, char** argv_in) {
       jobs, bench::alone_gpu_seconds(jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin()),
       cluster.gpu_count());
   if (to_jsonl) {
-    write_jsonl(argv[2], jobs, load > 0);
-    std::fprintf(stderr, "%s: %zu jobs, arrivals over %.0f s, offered_load=%.4g\n", argv[2], jobs.size(),
-                 jobs.back().submit_s, offered);
+    write_jsonl(target, jobs, load > 0);
+    std::fprintf(stderr, "%s: %zu jobs, arrivals over %.0f s, offered_load=%.4g\n", target.c_str(),
+                 jobs.size(), jobs.back().submit_s, offered);
     return 0;
   }
   std::size_t multi_node = 0;
   for (const JobSpec& j : jobs) multi_node += j.gpus > gpus_per_node;
 
-  const std::unique_ptr<Policy> policy = make_policy(arg(1, ""), {}, seed);
+  const std::unique_ptr<Policy> policy = make_policy(target, {}, seed);
   ReplayOptions options;
   options.fluid_rings = engine == "default";
   // As `vnsim replay` streams allocations.csv to disk, the log is not kept
@@ -134,4 +129,10 @@ int main(int argc_in, char** argv_in) {
       multi_node, completed, jobs.size() - completed, allocation_events, r.simulated_end_s,
       r.scheduler_wall_s, wall, peak_rss_mb(), offered);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return bench::run_bench_cli(argc, argv, kUsage, run);
 }

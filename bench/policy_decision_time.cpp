@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_cli.hpp"
 #include "vnsim/core/feasibility.hpp"
 #include "vnsim/core/units.hpp"
 #include "vnsim/policies/policy.hpp"
@@ -128,11 +129,23 @@ struct Workload {
   std::vector<QueuedJob> queued;
 };
 
-}  // namespace
+const char* const kUsage =
+    "usage: policy_decision_time [repetitions=5] [seed=1] [policy=all]\n"
+    "Times one decide() of every registered policy (or only POLICY) on a 2,496-GPU cluster with 500 running\n"
+    "and 1,000 queued jobs; prints a markdown table of wall-clock and CPU milliseconds.";
 
-int main(int argc, char** argv) {
-  const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
-  const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+int run(std::vector<std::string>& args) {
+  bench::expect_at_most(args, 3);
+  const std::size_t reps_arg = args.size() > 0 ? bench::parse_count(args[0], "repetitions") : 5;
+  if (reps_arg == 0 || reps_arg > 100000) throw bench::UsageError("repetitions must be in [1, 100000]");
+  const int reps = static_cast<int>(reps_arg);
+  const std::uint64_t seed = args.size() > 1 ? bench::parse_seed(args[1], "seed") : 1;
+  const std::string only = args.size() > 2 ? args[2] : "";
+  if (!only.empty()) {
+    const std::vector<std::string> names = policy_names();
+    if (std::find(names.begin(), names.end(), only) == names.end())
+      throw bench::UsageError("unknown policy '" + only + "'; `vnsim policies` lists them");
+  }
   const Workload w(seed);
   int held = 0;
   for (const RunningJob& r : w.running) held += static_cast<int>(r.placement.gpus.size());
@@ -144,7 +157,6 @@ int main(int argc, char** argv) {
   std::printf(
       "| policy | median ms | min ms | max ms | median CPU ms | decisions "
       "|\n|---|---:|---:|---:|---:|---:|\n");
-  const std::string only = argc > 3 ? argv[3] : "";
   // Every registered policy with its defaults, plus Gavel's other objectives
   // and its space sharing.
   struct Variant {
@@ -188,4 +200,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return bench::run_bench_cli(argc, argv, kUsage, run);
 }

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_cli.hpp"
+#include "vnsim/core/error.hpp"
 #include "vnsim/core/hetero_choice.hpp"
 #include "vnsim/core/hetero_placement.hpp"
 #include "vnsim/core/hetero_split.hpp"
@@ -97,7 +99,7 @@ std::vector<Row> validation_rows(int batch) {
   const std::string path =
       std::string(shared) + "/profiles/pollux/imagenet/validation-" + std::to_string(batch) + ".csv";
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
+  if (!in) throw InputError("cannot open " + path);
   std::vector<Row> rows;
   std::string line;
   std::getline(in, line);  // header: progress,iteration,metric,grad_sqr,grad_var
@@ -249,24 +251,31 @@ int hetero_profiles() {
   return 0;
 }
 
+const char* const kUsage =
+    "usage: virtualflow repro P | hetero-sim v100|v100+p100|v100+k80 [choose|all] | hetero-profiles\n"
+    "  repro P          fixed-V imagenet job on P V100s (testbed); reads VNSIM_SHARED's Pollux profiles\n"
+    "  hetero-sim TYPES imagenet, V = 16, on 4 V100 (+ 4 P100/K80), heterogeneous split\n"
+    "  hetero-profiles  the solver only, on Gavel-derived profiles";
+
+int run(std::vector<std::string>& args) {
+  const std::string mode = args.empty() ? "" : args[0];
+  if (mode == "repro" && args.size() == 2) {
+    const std::size_t p = bench::parse_count(args[1], "P");
+    if (p == 0 || p > 1024) throw bench::UsageError("P must be in [1, 1024]");
+    return repro(static_cast<int>(p));
+  }
+  if (mode == "hetero-sim" && (args.size() == 2 || args.size() == 3)) {
+    const std::string how = args.size() == 3 ? args[2] : "choose";
+    if (how != "choose" && how != "all")
+      throw bench::UsageError("hetero-sim: expected choose or all, got " + how);
+    return hetero_sim(args[1], how == "choose");
+  }
+  if (mode == "hetero-profiles" && args.size() == 1) return hetero_profiles();
+  throw bench::UsageError(mode.empty() ? "missing mode" : "bad arguments for '" + mode + "'");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode == "repro" && argc == 3) return repro(std::stoi(argv[2]));
-    if (mode == "hetero-sim" && (argc == 3 || argc == 4)) {
-      const std::string how = argc == 4 ? argv[3] : "choose";
-      if (how != "choose" && how != "all") throw std::invalid_argument("hetero-sim: expected choose or all");
-      return hetero_sim(argv[2], how == "choose");
-    }
-    if (mode == "hetero-profiles") return hetero_profiles();
-    std::fprintf(
-        stderr,
-        "usage: virtualflow repro P | hetero-sim v100|v100+p100|v100+k80 [choose|all] | hetero-profiles\n");
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "virtualflow: %s\n", e.what());
-    return 1;
-  }
+  return bench::run_bench_cli(argc, argv, kUsage, run);
 }
