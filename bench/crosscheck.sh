@@ -25,6 +25,9 @@
 # Usage: bench/crosscheck.sh [BUILD_DIR=build] [OUT_DIR=a temporary folder, removed] [SIA_WORKLOAD]
 # Needs VNSIM_SHARED (or ../shared beside the project root).
 set -euo pipefail
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "$0")/../scripts/lib/help.sh"
+answer_help "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build"}
 shared=${VNSIM_SHARED:-"$root/../shared"}

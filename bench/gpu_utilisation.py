@@ -9,6 +9,12 @@ GPUS x that span, to three decimals. Used by bench/scale.sh and for the
 multi-node-heavy trace at a given load (docs/PERFORMANCE.md).
 """
 import csv, json, sys
+import pathlib as _pathlib
+
+sys.path.insert(0, str(_pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+from cli_help import answer_help  # noqa: E402
+
+answer_help(__doc__)
 # Busy GPU-seconds while jobs still arrive (first to last submission), over
 # what the cluster had then: a long tail after the last arrival would
 # otherwise dilute it.

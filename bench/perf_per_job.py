@@ -20,6 +20,12 @@ the functions it matches.
 import collections
 import re
 import sys
+import pathlib as _pathlib
+
+sys.path.insert(0, str(_pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+from cli_help import answer_help  # noqa: E402
+
+answer_help(__doc__)
 
 ALLOCATOR = ("malloc", "_int_malloc", "_int_free", "cfree", "malloc_consolidate", "unlink_chunk")
 

@@ -4,6 +4,9 @@
 #   bench/replay_philly.sh [BUILD_DIR] [REPEATS]
 # Needs VNSIM_SHARED (or ../shared beside the project root).
 set -euo pipefail
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "$0")/../scripts/lib/help.sh"
+answer_help "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build"}
 repeats=${2:-3}

@@ -14,6 +14,9 @@
 # or "failed:CODE"; an unfinished run keeps its wall, CPU and RSS up to the
 # kill and leaves utilisation and CPU per job empty.
 set -euo pipefail
+# shellcheck source=scripts/lib/help.sh
+source "$(dirname "$0")/../scripts/lib/help.sh"
+answer_help "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build"}
 jobs=${2:-10000}

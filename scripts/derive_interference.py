@@ -20,6 +20,9 @@ import os
 import pathlib
 import re
 import sys
+from cli_help import answer_help
+
+answer_help(__doc__)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TYPES = {"K80": "k80", "P100": "p100", "V100": "v100"}

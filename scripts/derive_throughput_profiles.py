@@ -21,6 +21,9 @@ import os
 import pathlib
 import re
 import sys
+from cli_help import answer_help
+
+answer_help(__doc__)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAMILIES = ["ResNet-18", "ResNet-50", "Transformer", "LM", "Recommendation", "CycleGAN", "A3C"]

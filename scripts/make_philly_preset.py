@@ -11,6 +11,9 @@ import csv
 import json
 import os
 import sys
+from cli_help import answer_help
+
+answer_help(__doc__)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSV_NAME = "philly_2017_machine_list_552.csv"

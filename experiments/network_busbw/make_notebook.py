@@ -9,6 +9,14 @@ Without --sweep it plots the CSVs already in notebooks_out/network_busbw. With
 --sweep it first runs BENCH (default build/bench/busbw_sweep) at 8, 64 and 512
 GPUs and rewrites them; the 512-GPU cluster is the dgx-h100 preset with 4 racks
 of 16 nodes, written to a temporary file."""
+import pathlib as _pathlib
+import sys
+
+sys.path.insert(0, str(_pathlib.Path(__file__).resolve().parents[2] / "scripts"))
+from cli_help import answer_help  # noqa: E402
+
+answer_help(__doc__)  # before the notebook imports, so any python3 answers it
+
 import json
 import os
 import subprocess

@@ -8,6 +8,14 @@ nbconvert.
 Usage, from the repository root after a build:
     VNSIM_SHARED=../shared /usr/bin/python3 experiments/virtualflow/make_notebook.py [BENCH]
 BENCH defaults to build/bench/virtualflow."""
+import pathlib as _pathlib
+import sys
+
+sys.path.insert(0, str(_pathlib.Path(__file__).resolve().parents[2] / "scripts"))
+from cli_help import answer_help  # noqa: E402
+
+answer_help(__doc__)  # before the notebook imports, so any python3 answers it
+
 import os
 import sys
 
