@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 cd "$tmp" || exit 1
-for script in "$root"/scripts/* "$root"/bench/*.sh "$root"/bench/*.py "$root"/experiments/*/*.py "$root"/.ci/run; do
+for script in "$root"/scripts/* "$root"/scripts/report/*.py "$root"/bench/*.sh "$root"/bench/*.py "$root"/experiments/*/*.py "$root"/.ci/run; do
   [ -f "$script" ] || continue
   case $script in
     */cli_help.py) continue ;;  # the helper the Python scripts import

@@ -12,6 +12,12 @@ paths relative to DIR, so a committed report stays self-contained.
 import json
 import os
 import sys
+import pathlib as _pathlib
+
+sys.path.insert(0, str(_pathlib.Path(__file__).resolve().parents[1]))
+from cli_help import answer_help  # noqa: E402
+
+answer_help(__doc__)  # before the notebook imports, so any python3 answers it
 
 MISSING_EXIT = 2
 
