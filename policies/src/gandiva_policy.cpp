@@ -119,9 +119,22 @@ std::vector<Decision> GandivaPolicy::decide(const SchedulerInput& input) {
     next_slice_s_ = std::numeric_limits<double>::infinity();
   } else {
     // Oversubscribed: wake at the next boundary to rotate.
-    next_slice_s_ = (std::floor((now + kTimeSlack) / params_.slice_s) + 1) * params_.slice_s;
+    std::size_t preemptions = 0;
+    for (const Decision& d : out) preemptions += std::holds_alternative<PreemptJob>(d) ? 1 : 0;
+    next_slice_s_ = next_boundary_s(now, boundary, input.queued.size() + preemptions - started);
   }
   return out;
+}
+
+double GandivaPolicy::next_boundary_s(double now_s, bool boundary, std::size_t waiting) const {
+  const double slices_since_zero = std::floor((now_s + kTimeSlack) / params_.slice_s);
+  if (params_.slice_jobs <= 0) return (slices_since_zero + 1) * params_.slice_s;
+  // Between boundaries the one already set stays (slice_jobs > 0 only: with
+  // one slice per boundary it is the next multiple of slice_s anyway).
+  if (!boundary && std::isfinite(next_slice_s_) && next_slice_s_ > now_s) return next_slice_s_;
+  const std::size_t per = static_cast<std::size_t>(params_.slice_jobs);
+  const std::size_t slices = std::max<std::size_t>(1, (waiting + per - 1) / per);
+  return (slices_since_zero + static_cast<double>(slices)) * params_.slice_s;
 }
 
 std::optional<double> GandivaPolicy::next_timer_s(double now_s) const {
@@ -138,7 +151,10 @@ const PolicyRegistration kGandiva(
         .placement(&GandivaParams::placement, &GandivaParams::seed)
         .choice("packing", &GandivaParams::packing, {{"off", false}, {"on", true}},
                 "on: GPU sharing (jobs' gpu_milli shares; two jobs per GPU when oversubscribed, unpacked "
-                "when their combined throughput < 1)"),
+                "when their combined throughput < 1)")
+        .whole("slice_jobs", &GandivaParams::slice_jobs, 0, 1000000,
+               "0: a boundary every slice_s; N: the next boundary slice_s * ceil(jobs left waiting / N) "
+               "later (docs/PERFORMANCE.md, \"Gandiva's slices on the heavy trace\")"),
     [](const GandivaParams& p) { return std::make_unique<GandivaPolicy>(p); });
 }  // namespace
 

@@ -183,6 +183,42 @@ TEST(Gandiva, NoTimerWhenNobodyWaits) {
   EXPECT_FALSE(policy.next_timer_s(0).has_value());
 }
 
+// slice_jobs = 2: five 4-GPU jobs on one 4-GPU node. Starting a leaves
+// four waiting, so the first boundary is ceil(4 / 2) = 2 slices later, at
+// 120; there a is swapped for b, four wait again (a, c, d, e), the next
+// boundary is at 240, and an event at 150 does not move it. Without
+// slice_jobs the boundaries are at 60 and 180.
+TEST(Gandiva, SliceJobsLengthensTheSliceWithTheJobsLeftWaiting) {
+  World w;
+  std::vector<JobSpec> more(3, w.a);
+  const auto waiting_with = [&](SchedulerInput in) {
+    for (JobIndex j = 2; j < 5; ++j) in.queued.push_back(QueuedJob{j, &more[j - 2], 0, -1});
+    return in;
+  };
+  for (const int slice_jobs : {0, 2}) {
+    GandivaParams params;
+    params.slice_jobs = slice_jobs;
+    GandivaPolicy policy(params);
+    SchedulerInput in0;
+    in0.view = &w.view;
+    in0.queued = {QueuedJob{0, &w.a, 0, -1}, QueuedJob{1, &w.b, 0, -1}};
+    in0 = waiting_with(in0);
+    ASSERT_EQ(std::get<StartJob>(policy.decide(in0).at(0)).job, 0u);
+    w.view.allocate({0, 1, 2, 3}, 0);
+    EXPECT_DOUBLE_EQ(*policy.next_timer_s(0), slice_jobs == 0 ? 60 : 120) << "five wait: ceil(4 / 2) slices";
+
+    const auto out = policy.decide(waiting_with(w.holding(120, 0, 0)));
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(std::get<StartJob>(out[1]).job, 1u);
+    w.hand_over(0, 1);
+    const double next = slice_jobs == 0 ? 180 : 240;
+    EXPECT_DOUBLE_EQ(*policy.next_timer_s(120), next) << "slice_jobs " << slice_jobs;
+    EXPECT_TRUE(policy.decide(waiting_with(w.holding(150, 1, 120))).empty());
+    EXPECT_DOUBLE_EQ(*policy.next_timer_s(150), next) << "an event between boundaries keeps the boundary";
+    w.view.release({0, 1, 2, 3}, 1);
+  }
+}
+
 TEST(Gandiva, RejectsANonPositiveSlice) {
   GandivaParams params;
   params.slice_s = 0;

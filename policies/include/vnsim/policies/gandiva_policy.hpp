@@ -34,6 +34,11 @@ struct GandivaParams {
   std::string placement = "consolidated";
   std::uint64_t seed = 0;
   bool packing = false;  // GPU sharing; off keeps every GPU exclusive
+  // 0: boundaries every slice_s. N > 0: after a boundary that leaves W jobs
+  // waiting, the next one comes slice_s * ceil(W / N) later (at least
+  // slice_s), so the swaps per simulated second stay about those of N
+  // waiting jobs; arrivals and ends in between do not move it.
+  int slice_jobs = 0;
 };
 
 class GandivaPolicy : public Policy {
@@ -44,6 +49,8 @@ class GandivaPolicy : public Policy {
   std::optional<double> next_timer_s(double now_s) const override;
 
  private:
+  // The next boundary after a call at now_s that leaves `waiting` jobs waiting.
+  double next_boundary_s(double now_s, bool boundary, std::size_t waiting) const;
   // GPU sharing (gandiva_packing.cpp).
   std::vector<Decision> unpack_bad_pairs(const SchedulerInput& input);
   std::vector<Decision> place_shares(const SchedulerInput& input, const std::vector<const QueuedJob*>& order);
