@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <variant>
@@ -289,6 +290,95 @@ TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
   EXPECT_EQ(bred.rows_scored(), stepped.rows_scored());
   EXPECT_EQ(bred.rows_priced(), stepped.rows_priced());
   EXPECT_GT(one_node_cut, 100);  // one-node rows over their cap were cut
+}
+
+TEST(PolluxSearch, ARepairedChildStaysAsItIsWhenRepairedAgainInAnyOrderWithRowsDropped) {
+  // What lets PolluxPolicy::decide skip repairing last round's population:
+  // 24 jobs on 4 nodes x 4 T4 (at most 3 nodes each, caps of 1-5 GPUs,
+  // most running on up to 4 nodes, so mutation and crossover overfill
+  // nodes and overlap multi-node rows). Each of 1,500 bred children,
+  // repaired again in three other job orders with a fifth of its rows
+  // dropped, two queued jobs added and some caps raised, keeps every row
+  // as it is.
+  World w(4);
+  std::vector<JobSpec> specs;
+  const char* models[] = {"cifar10", "imagenet"};
+  for (int i = 0; i < 26; ++i) specs.push_back(job("j" + std::to_string(i), models[i % 2], 128, 100000));
+  GoodputEstimator estimator;
+  estimator.use_topology(w.topology);
+  estimator.rings_on_any_gpu_type(true);
+  PolluxParams params;
+  params.max_nodes_per_job = 3;
+  pollux::GoodputTables tables;
+  tables.begin_round(w.topology, estimator);
+  Mt19937_64Blocks rng(11);
+  pollux::Search search(params, estimator, w.cluster, rng, tables);
+  for (std::size_t i = 0; i < 24; ++i) {
+    pollux::Search::Job j{i, &specs[i], 0, 1, 0.5, i % 5 != 0, pollux::Row{}, 1 + static_cast<int>(i % 5)};
+    std::vector<std::pair<NodeId, int>> row;
+    for (std::size_t k = 0; j.running && k < 1 + i % 4; ++k)
+      row.emplace_back(static_cast<NodeId>((i + k) % 4), 1 + (i + k) % 3);
+    j.current = pollux::Row::from(row);
+    search.jobs.push_back(j);
+  }
+  search.prepare();
+  search.price_current_rows();
+  // Three other orders of the jobs, each without a fifth of them and with
+  // two new queued jobs (empty rows): column[j] is the first search's.
+  std::vector<std::vector<std::ptrdiff_t>> columns;
+  std::vector<std::unique_ptr<pollux::Search>> again;
+  std::mt19937 shuffle(5);
+  for (int o = 0; o < 3; ++o) {
+    std::vector<std::ptrdiff_t> column;
+    for (std::size_t j = 0; j < 24; ++j)
+      if ((j + static_cast<std::size_t>(o)) % 5 != 0) column.push_back(static_cast<std::ptrdiff_t>(j));
+    column.push_back(-1);
+    column.push_back(-1);
+    std::shuffle(column.begin(), column.end(), shuffle);
+    auto s = std::make_unique<pollux::Search>(params, estimator, w.cluster, rng, tables);
+    std::size_t added = 24;
+    for (std::ptrdiff_t c : column) {
+      if (c >= 0) {
+        s->jobs.push_back(search.jobs[static_cast<std::size_t>(c)]);
+        s->jobs.back().max_gpus += static_cast<int>(c % 2);  // a raised cap
+      } else {
+        s->jobs.push_back(pollux::Search::Job{added, &specs[added], 0, 1, 0.5, false, pollux::Row{}, 4});
+        ++added;
+      }
+    }
+    s->prepare();
+    columns.push_back(std::move(column));
+    again.push_back(std::move(s));
+  }
+  std::vector<pollux::Individual> pool(6);
+  for (pollux::Individual& ind : pool) {
+    for (std::size_t j = 0; j < search.jobs.size(); ++j) ind.rows.push_back(search.current_row(j));
+    search.mutate(ind);
+    search.repair(ind);
+    search.fitness(ind);
+  }
+  pollux::Individual child;
+  long multi_node_rows = 0;
+  for (int k = 0; k < 1500; ++k) {
+    const pollux::Individual& a = search.tournament(pool);
+    const pollux::Individual& b = search.tournament(pool);
+    search.breed(a, b, child);
+    ASSERT_TRUE(child.repaired);
+    for (std::size_t o = 0; o < again.size(); ++o) {
+      pollux::Individual remapped;
+      for (std::ptrdiff_t c : columns[o])
+        remapped.rows.push_back(c < 0 ? pollux::Row{} : child.rows[static_cast<std::size_t>(c)]);
+      pollux::Individual repaired = remapped;
+      again[o]->repair(repaired);
+      ASSERT_TRUE(same_rows(repaired, remapped)) << "child " << k << ", order " << o;
+    }
+    for (const pollux::Row& r : child.rows) multi_node_rows += r.n > 1;
+    pool[static_cast<std::size_t>(k) % pool.size()] = child;
+  }
+  EXPECT_GT(multi_node_rows, 300);  // the claims were exercised
+  // An individual mutated after its repair is no longer known repaired.
+  search.mutate(child);
+  EXPECT_FALSE(child.repaired);
 }
 
 TEST(PolluxSearch, ARowIsACacheLineAndANodeOfMoreGpusThanItCountsIsRejected) {

@@ -146,5 +146,30 @@ TEST(PolluxTerms, ASecondSearchOnTheSameQueuePricesOnlyWhatChanged) {
   std::cout << "rows priced: round 0 " << round0 << ", round 60 " << round60 << "\n";
 }
 
+TEST(PolluxTerms, ASecondSearchRepairsOnlyWhatLastRoundLeftUnrepaired) {
+  // The queue of ASecondSearchOnTheSameQueuePricesOnlyWhatChanged: round
+  // 60 takes 97 individuals of round 0's final population as they are
+  // (repaired then, on the same jobs, nodes and caps), so its set-up
+  // repairs at most the seeds made this round; with one generation the
+  // round repairs the 100 children's 4,000 rows plus a few seeds, not the
+  // 3,960 rows of 99 seeds again.
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 40; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000000, 0));
+  PolluxParams params;
+  params.max_skipped_rounds = 0;
+  params.patience = 0;
+  params.generations = 1;
+  PolluxPolicy p(params);
+  World w0(2);
+  p.decide(w0.input(0, jobs));
+  const long round0 = p.rows_repaired();
+  EXPECT_EQ(round0, (99 + 100) * 40);
+  p.decide(w0.input(60, jobs));
+  const long round60 = p.rows_repaired() - round0;
+  EXPECT_EQ(p.searches(), 2);
+  EXPECT_GE(round60, 100 * 40);
+  EXPECT_LE(round60, 100 * 40 + 3 * 40);
+}
+
 }  // namespace
 }  // namespace vnsim
