@@ -22,6 +22,9 @@ struct PolluxPolicy::Population {
   std::vector<int> max_gpus;                       // per column: the search's cap on the job's GPUs
   std::vector<pollux::Search::TermInputs> inputs;  // per column: what its rows' terms read
   std::vector<std::vector<pollux::Row>> rows;      // per individual, best first
+  std::vector<char> repaired;                      // per individual: Individual::repaired
+  std::vector<int> capacity;                       // the search's GPUs per node
+  int max_nodes = 0;                               // and its cap on a job's nodes
 };
 
 PolluxPolicy::PolluxPolicy(PolluxParams params)
@@ -130,9 +133,21 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
       keeps_terms.push_back(it != at.end() &&
                             search.term_inputs(j).same_terms_as(previous_->inputs[it->second]));
     }
-    for (const std::vector<pollux::Row>& prev : previous_->rows) {
+    // A repaired individual of last round stays repaired (repair leaves it
+    // as it is, in any job order) when only finished jobs' rows left it and
+    // the new jobs' rows are empty, on the same nodes, with no job's cap
+    // lowered (a job's cap rises with the most GPUs it has had).
+    bool still_repaired =
+        previous_->capacity == search.capacity() && previous_->max_nodes == search.max_nodes();
+    for (std::size_t j = 0; j < n_jobs && still_repaired; ++j)
+      still_repaired =
+          column[j] < 0 ? search.current_row(j).n == 0
+                        : previous_->max_gpus[static_cast<std::size_t>(column[j])] <= search.jobs[j].max_gpus;
+    for (std::size_t k = 0; k < previous_->rows.size(); ++k) {
+      const std::vector<pollux::Row>& prev = previous_->rows[k];
       if (static_cast<int>(pop.size()) == params_.population) break;
       pollux::Individual ind;
+      ind.repaired = still_repaired && previous_->repaired[k];
       ind.rows = recycled_rows();
       ind.rows.reserve(n_jobs);
       for (std::size_t j = 0; j < n_jobs; ++j) {
@@ -148,9 +163,8 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     }
   }
   while (static_cast<int>(pop.size()) < params_.population) pop.push_back(copy_of(current));
-  for (std::size_t i = 1; i < pop.size(); ++i) {
-    search.repair(pop[i]);
-  }
+  for (std::size_t i = 1; i < pop.size(); ++i)
+    if (!pop[i].repaired) search.repair(pop[i]);
   for (pollux::Individual& ind : pop) search.fitness(ind);
   const double standing_fitness = pop.front().fitness;  // the current allocation's
 
@@ -171,10 +185,12 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
     search.fitness(standing);
     std::swap(pop.front().rows, standing.rows);
     pop.front().fitness = standing.fitness;
+    pop.front().repaired = false;
     recycle(std::move(standing.rows));
   }
   rows_priced_ += search.rows_priced();
   rows_scored_ += search.rows_scored();
+  rows_repaired_ += search.rows_repaired();
   auto next = std::make_shared<Population>();
   for (std::size_t j = 0; j < n_jobs; ++j) {
     next->jobs.push_back(search.jobs[j].index);
@@ -193,7 +209,12 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   // The final population moves into `next`; the children's and last round's
   // buffers go back to the spares.
   next->rows.reserve(pop.size());
-  for (pollux::Individual& ind : pop) next->rows.push_back(std::move(ind.rows));
+  for (pollux::Individual& ind : pop) {
+    next->rows.push_back(std::move(ind.rows));
+    next->repaired.push_back(ind.repaired);
+  }
+  next->capacity = search.capacity();
+  next->max_nodes = search.max_nodes();
   for (pollux::Individual& child : children) recycle(std::move(child.rows));
   if (previous_)
     for (std::vector<pollux::Row>& rows : previous_->rows) recycle(std::move(rows));

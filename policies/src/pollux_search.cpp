@@ -99,6 +99,7 @@ double Search::finish_fitness(Individual& ind, double sum) {
 void Search::crossover(const Individual& a, const Individual& b, Individual& child) {
   const auto cut = static_cast<std::ptrdiff_t>(pick(rng_, jobs.size() + 1));
   child.rows.resize(jobs.size());
+  child.repaired = false;
   std::copy(a.rows.begin(), a.rows.begin() + cut, child.rows.begin());
   std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
 }
@@ -114,6 +115,8 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
   const std::size_t n_jobs = jobs.size();
   const std::size_t cut = pick(rng_, n_jobs + 1);
   child.rows.resize(n_jobs);
+  child.repaired = true;
+  rows_repaired_ += static_cast<long>(n_jobs);
   Row* const rows = child.rows.data();
   const Row* const from_a = a.rows.data();
   const Row* const from_b = b.rows.data();
@@ -138,6 +141,7 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
 }
 
 void Search::mutate(Individual& ind) {
+  ind.repaired = false;
   for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(j, ind.rows[j], uniform01(rng_));
 }
 
@@ -190,6 +194,8 @@ void Search::begin_repair() {
 void Search::repair(Individual& ind) {
   begin_repair();
   for (std::size_t j = 0; j < jobs.size(); ++j) repair_row(j, ind.rows[j]);
+  ind.repaired = true;
+  rows_repaired_ += static_cast<long>(jobs.size());
 }
 
 void Search::repair_one_node_row(std::size_t j, Row& r) {

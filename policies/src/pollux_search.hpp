@@ -115,6 +115,12 @@ inline BatchChoice batch_for(GoodputEstimator& estimator, bool adaptive, const J
 struct Individual {
   std::vector<Row> rows;
   double fitness = 0;
+  // Left as repair() leaves it (by repair() or breed()): no node over its
+  // capacity, no two multi-node rows on one node, no row over its job's
+  // caps. Repairing it again, in any job order, changes nothing, nor does
+  // it after rows are dropped or empty rows added (PolluxPolicy::decide
+  // then skips it).
+  bool repaired = false;
 };
 
 // One round's search problem: the jobs in GA order, their speedup tables and
@@ -221,7 +227,8 @@ class Search {
   }
   // Rows fitness() has priced so far (the others reused their term).
   long rows_priced() const { return rows_priced_; }
-  long rows_scored() const { return rows_scored_; }  // rows fitness() summed
+  long rows_scored() const { return rows_scored_; }      // rows fitness() summed
+  long rows_repaired() const { return rows_repaired_; }  // rows repair() and breed() repaired
   // Row `r` of job j priced: its term, `scored` set; a row whose GPUs the
   // job cannot use is emptied first.
   void price(std::size_t j, Row& r);
@@ -300,6 +307,7 @@ class Search {
   std::uint32_t repair_ = 0;  // repairs run so far (wraps)
   long rows_priced_ = 0;
   long rows_scored_ = 0;
+  long rows_repaired_ = 0;
   GoodputTables& tables_;
   // Per job, what every row operation reads of it, packed (set by
   // prepare()): a Job is hundreds of bytes, and with thousands of jobs the

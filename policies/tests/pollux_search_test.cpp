@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <variant>
@@ -218,34 +219,27 @@ TEST(PolluxSearch, RepairAndFitnessInFewerStepsLeaveWhatTheirPublishedStepsLeave
   std::cout << "rows changed by repair: " << rows_cut << "\n";
 }
 
-TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
-  // Search::breed does the four steps in one pass over the rows. Two
-  // searches on the same jobs, with generators of the same seed: one breeds
-  // 3,000 children, the other runs the four steps one after the other, and
-  // every child (rows, node order, scored flags, fitness to the bit) and
-  // the generators' next draws are the same. The jobs run on 0 to 4 of 4
-  // nodes x 4 T4 with caps of 1 to 5 GPUs and 3 nodes, so repairs drop
-  // claimed nodes, cut rows to the caps and to the nodes' room.
-  World w(4);
+// 24 jobs of two models on 4 nodes x 4 T4, with caps of 1 to 5 GPUs and
+// 3 nodes; four in five run on 1 to 4 nodes, so repairs drop claimed
+// nodes and cut rows to the caps and to the nodes' room. `specs` holds two
+// more jobs, for searches that add queued ones.
+struct MixedJobs {
+  World w{4};
   std::vector<JobSpec> specs;
-  const char* models[] = {"cifar10", "imagenet"};
-  for (int i = 0; i < 24; ++i) specs.push_back(job("j" + std::to_string(i), models[i % 2], 128, 100000));
   GoodputEstimator estimator;
-  estimator.use_topology(w.topology);
-  estimator.rings_on_any_gpu_type(true);
   PolluxParams params;
-  params.max_nodes_per_job = 3;
   pollux::GoodputTables tables;
-  tables.begin_round(w.topology, estimator);
-  Mt19937_64Blocks rng_bred(5);
-  Mt19937_64Blocks rng_stepped(5);
-  pollux::Search bred(params, estimator, w.cluster, rng_bred, tables);
-  pollux::Search stepped(params, estimator, w.cluster, rng_stepped, tables);
-  std::vector<pollux::Individual> pools[2];
-  pollux::Search* searches[2] = {&bred, &stepped};
-  for (int s = 0; s < 2; ++s) {
-    pollux::Search& search = *searches[s];
-    for (std::size_t i = 0; i < specs.size(); ++i) {
+  MixedJobs() {
+    const char* models[] = {"cifar10", "imagenet"};
+    for (int i = 0; i < 26; ++i) specs.push_back(job("j" + std::to_string(i), models[i % 2], 128, 100000));
+    estimator.use_topology(w.topology);
+    estimator.rings_on_any_gpu_type(true);
+    params.max_nodes_per_job = 3;
+    tables.begin_round(w.topology, estimator);
+  }
+  // The 24 jobs into `search`, prepared and priced.
+  void fill(pollux::Search& search) const {
+    for (std::size_t i = 0; i < 24; ++i) {
       pollux::Search::Job j{i, &specs[i], 0, 1, 0.5, i % 5 != 0, pollux::Row{}, 1 + static_cast<int>(i % 5)};
       std::vector<std::pair<NodeId, int>> row;
       for (std::size_t k = 0; j.running && k < 1 + i % 4; ++k)
@@ -255,14 +249,36 @@ TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
     }
     search.prepare();
     search.price_current_rows();
-    pools[s].resize(6);
-    for (pollux::Individual& ind : pools[s]) {
+  }
+  // Six parents: the current rows mutated, repaired and scored.
+  static std::vector<pollux::Individual> parents(pollux::Search& search) {
+    std::vector<pollux::Individual> pool(6);
+    for (pollux::Individual& ind : pool) {
       for (std::size_t j = 0; j < search.jobs.size(); ++j) ind.rows.push_back(search.current_row(j));
       search.mutate(ind);
       search.repair(ind);
       search.fitness(ind);
     }
+    return pool;
   }
+};
+
+TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
+  // Search::breed does the four steps in one pass over the rows. Two
+  // searches on the same jobs, with generators of the same seed: one breeds
+  // 3,000 children, the other runs the four steps one after the other, and
+  // every child (rows, node order, scored flags, fitness to the bit) and
+  // the generators' next draws are the same. The jobs run on 0 to 4 of 4
+  // nodes x 4 T4 with caps of 1 to 5 GPUs and 3 nodes, so repairs drop
+  // claimed nodes, cut rows to the caps and to the nodes' room.
+  MixedJobs mixed;
+  Mt19937_64Blocks rng_bred(5);
+  Mt19937_64Blocks rng_stepped(5);
+  pollux::Search bred(mixed.params, mixed.estimator, mixed.w.cluster, rng_bred, mixed.tables);
+  pollux::Search stepped(mixed.params, mixed.estimator, mixed.w.cluster, rng_stepped, mixed.tables);
+  mixed.fill(bred);
+  mixed.fill(stepped);
+  std::vector<pollux::Individual> pools[2] = {MixedJobs::parents(bred), MixedJobs::parents(stepped)};
   pollux::Individual child_bred;
   pollux::Individual child_stepped;
   int one_node_cut = 0;
@@ -289,6 +305,72 @@ TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
   EXPECT_EQ(bred.rows_scored(), stepped.rows_scored());
   EXPECT_EQ(bred.rows_priced(), stepped.rows_priced());
   EXPECT_GT(one_node_cut, 100);  // one-node rows over their cap were cut
+}
+
+TEST(PolluxSearch, ARepairedChildStaysAsItIsWhenRepairedAgainInAnyOrderWithRowsDropped) {
+  // What lets PolluxPolicy::decide skip repairing last round's population:
+  // 24 jobs on 4 nodes x 4 T4 (at most 3 nodes each, caps of 1-5 GPUs,
+  // most running on up to 4 nodes, so mutation and crossover overfill
+  // nodes and overlap multi-node rows). Each of 1,500 bred children,
+  // repaired again in three other job orders with a fifth of its rows
+  // dropped, two queued jobs added and some caps raised, keeps every row
+  // as it is.
+  MixedJobs mixed;
+  Mt19937_64Blocks rng(11);
+  pollux::Search search(mixed.params, mixed.estimator, mixed.w.cluster, rng, mixed.tables);
+  mixed.fill(search);
+  // Three other orders of the jobs, each without a fifth of them and with
+  // two new queued jobs (empty rows): column[j] is the first search's.
+  std::vector<std::vector<std::ptrdiff_t>> columns;
+  std::vector<std::unique_ptr<pollux::Search>> again;
+  std::mt19937 shuffle(5);
+  for (int o = 0; o < 3; ++o) {
+    std::vector<std::ptrdiff_t> column;
+    for (std::size_t j = 0; j < 24; ++j)
+      if ((j + static_cast<std::size_t>(o)) % 5 != 0) column.push_back(static_cast<std::ptrdiff_t>(j));
+    column.push_back(-1);
+    column.push_back(-1);
+    std::shuffle(column.begin(), column.end(), shuffle);
+    auto s =
+        std::make_unique<pollux::Search>(mixed.params, mixed.estimator, mixed.w.cluster, rng, mixed.tables);
+    std::size_t added = 24;
+    for (std::ptrdiff_t c : column) {
+      if (c >= 0) {
+        s->jobs.push_back(search.jobs[static_cast<std::size_t>(c)]);
+        s->jobs.back().max_gpus += static_cast<int>(c % 2);  // a raised cap
+      } else {
+        s->jobs.push_back(
+            pollux::Search::Job{added, &mixed.specs[added], 0, 1, 0.5, false, pollux::Row{}, 4});
+        ++added;
+      }
+    }
+    s->prepare();
+    columns.push_back(std::move(column));
+    again.push_back(std::move(s));
+  }
+  std::vector<pollux::Individual> pool = MixedJobs::parents(search);
+  pollux::Individual child;
+  long multi_node_rows = 0;
+  for (int k = 0; k < 1500; ++k) {
+    const pollux::Individual& a = search.tournament(pool);
+    const pollux::Individual& b = search.tournament(pool);
+    search.breed(a, b, child);
+    ASSERT_TRUE(child.repaired);
+    for (std::size_t o = 0; o < again.size(); ++o) {
+      pollux::Individual remapped;
+      for (std::ptrdiff_t c : columns[o])
+        remapped.rows.push_back(c < 0 ? pollux::Row{} : child.rows[static_cast<std::size_t>(c)]);
+      pollux::Individual repaired = remapped;
+      again[o]->repair(repaired);
+      ASSERT_TRUE(same_rows(repaired, remapped)) << "child " << k << ", order " << o;
+    }
+    for (const pollux::Row& r : child.rows) multi_node_rows += r.n > 1;
+    pool[static_cast<std::size_t>(k) % pool.size()] = child;
+  }
+  EXPECT_GT(multi_node_rows, 300);  // the claims were exercised
+  // An individual mutated after its repair is no longer known repaired.
+  search.mutate(child);
+  EXPECT_FALSE(child.repaired);
 }
 
 TEST(PolluxSearch, ARowIsACacheLineAndANodeOfMoreGpusThanItCountsIsRejected) {

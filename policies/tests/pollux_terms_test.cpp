@@ -122,28 +122,57 @@ TEST(PolluxTerms, AKeptTermIsTheTermOfPricingTheRowAgain) {
   EXPECT_FALSE(third.term_inputs(3).same_terms_as(inputs[3]));
 }
 
+// 40 queued jobs on 2 nodes x 4 T4 (8 GPUs): most stay queued in every
+// individual. Each round searches (max_skipped_rounds 0) for one
+// generation after its set-up.
+struct QueueRounds {
+  std::vector<JobSpec> jobs;
+  PolluxPolicy p;
+  World w0{2};
+  static PolluxParams params() {
+    PolluxParams params;
+    params.max_skipped_rounds = 0;
+    params.patience = 0;
+    params.generations = 1;  // set-up and one generation
+    return params;
+  }
+  QueueRounds() : p(params()) {
+    for (int i = 0; i < 40; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000000, 0));
+  }
+  void round(double now) { p.decide(w0.input(now, jobs)); }
+};
+
 TEST(PolluxTerms, ASecondSearchOnTheSameQueuePricesOnlyWhatChanged) {
-  // 40 queued jobs on 2 nodes x 4 T4 (8 GPUs): most stay queued in every
-  // individual. Round 60 searches again (max_skipped_rounds 0) on the same
-  // inputs (nothing started), so the 97 individuals of last round's
+  // QueueRounds: round 60 searches again on the same inputs (nothing
+  // started), so the 97 individuals of last round's
   // population that seed it keep their rows' terms, and with one
   // generation it prices about what the children change. Pricing the
   // seeds again would cost 97 x 40 = 3,880 rows more.
-  std::vector<JobSpec> jobs;
-  for (int i = 0; i < 40; ++i) jobs.push_back(job("j" + std::to_string(i), "cifar10", 128, 1000000, 0));
-  PolluxParams params;
-  params.max_skipped_rounds = 0;
-  params.patience = 0;
-  params.generations = 1;  // set-up and one generation
-  PolluxPolicy p(params);
-  World w0(2);
-  p.decide(w0.input(0, jobs));
-  const long round0 = p.rows_priced();
-  p.decide(w0.input(60, jobs));  // the same topology: the same goodput tables
-  const long round60 = p.rows_priced() - round0;
-  EXPECT_EQ(p.searches(), 2);
+  QueueRounds q;
+  q.round(0);
+  const long round0 = q.p.rows_priced();
+  q.round(60);  // the same topology: the same goodput tables
+  const long round60 = q.p.rows_priced() - round0;
+  EXPECT_EQ(q.p.searches(), 2);
   EXPECT_LT(round60, 2000);
   std::cout << "rows priced: round 0 " << round0 << ", round 60 " << round60 << "\n";
+}
+
+TEST(PolluxTerms, ASecondSearchRepairsOnlyWhatLastRoundLeftUnrepaired) {
+  // QueueRounds: round 60 takes 97 individuals of round 0's final population as they are
+  // (repaired then, on the same jobs, nodes and caps), so its set-up
+  // repairs at most the seeds made this round; with one generation the
+  // round repairs the 100 children's 4,000 rows plus a few seeds, not the
+  // 3,960 rows of 99 seeds again.
+  QueueRounds q;
+  q.round(0);
+  const long round0 = q.p.rows_repaired();
+  EXPECT_EQ(round0, (99 + 100) * 40);
+  q.round(60);
+  const long round60 = q.p.rows_repaired() - round0;
+  EXPECT_EQ(q.p.searches(), 2);
+  EXPECT_GE(round60, 100 * 40);
+  EXPECT_LE(round60, 100 * 40 + 3 * 40);
 }
 
 }  // namespace

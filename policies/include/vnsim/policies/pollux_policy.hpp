@@ -133,6 +133,7 @@ class PolluxPolicy : public Policy {
   // repair changed.
   long rows_priced() const { return rows_priced_; }
   long rows_scored() const { return rows_scored_; }
+  long rows_repaired() const { return rows_repaired_; }  // by the searches' repair (set-up and children)
   long rounds_slept() const { return rounds_slept_; }
   const GoodputEstimator& estimator() const { return estimator_; }
   // Estimated progress of a job (scale-invariant iterations).
@@ -195,6 +196,7 @@ class PolluxPolicy : public Policy {
   long rounds_slept_ = 0;
   long rows_priced_ = 0;
   long rows_scored_ = 0;
+  long rows_repaired_ = 0;
 };
 
 }  // namespace vnsim
