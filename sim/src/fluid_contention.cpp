@@ -87,9 +87,9 @@ const std::vector<double>& FluidStretchSolver::solve(std::span<const FluidRing> 
     }
     double moved = 0;
     for (std::size_t j = 0; j < rings.size(); ++j) {
-      // What link (j's load there, index) could stretch j, and by at most
-      // how much, as the exact sum below would compute it from a larger
-      // sum (every operation there is monotone). The others' sum is taken
+      // bound(l): the most link l can stretch j, as exact(l) computes it
+      // but from a sum no smaller than the others' (every operation there
+      // is monotone, so it is no smaller). The others' sum is taken
       // first on the link that could stretch j most, then only on links
       // whose bound beats what it found: a link whose bound does not
       // cannot change the max, so the stretch is the same bit for bit.

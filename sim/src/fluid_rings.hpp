@@ -58,7 +58,7 @@ class FluidRings final : public RingTiming {
     // neither of which changes while it is timed; priced at the first
     // change of rate of the run. A Gandiva slice re-prices every ring that
     // shares a link with a start or a stop, and routing each ring's hops
-    // over Topology again at each of them was a sixth of the replay.
+    // over Topology again at each of them was over a tenth of its profile.
     bool has_alone = false;
     IterationBreakdown alone;
   };
