@@ -57,7 +57,7 @@ constexpr double kRingPlateau = 1.4;            // multi-node ring all-reduce, s
 double ring_bottleneck_Bps(const Topology& topo, const std::vector<GpuId>& ranks) {
   double b = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < ranks.size(); ++i)
-    b = std::min(b, topo.path(ranks[i], ranks[(i + 1) % ranks.size()]).bottleneck_Bps);
+    b = std::min(b, topo.path_cost(ranks[i], ranks[(i + 1) % ranks.size()]).bottleneck_Bps);
   return b;
 }
 
@@ -71,7 +71,7 @@ double phase_time(const Topology& topo, const std::vector<GpuId>& ranks, const P
       first_start;  // a link starts carrying data once its earliest flow's latency is paid
   for (const Flow& f : phase.flows) {
     const GpuId a = ranks.at(f.src), b = ranks.at(f.dst);
-    const double flow_latency = topo.path(a, b).latency_s;
+    const double flow_latency = topo.path_cost(a, b).latency_s;
     latency = std::max(latency, flow_latency);
     for (const LinkUse& l : route(topo, a, b)) {
       bytes_on[l.key] += f.bytes;
@@ -120,7 +120,7 @@ double schedule_time(const Topology& topo, const CollectiveSchedule& schedule) {
 
 double p2p_time(const Topology& topo, GpuId src, GpuId dst, double bytes) {
   if (src == dst) return 0;
-  const PathInfo path = topo.path(src, dst);
+  const PathCost path = topo.path_cost(src, dst);
   return path.latency_s + bytes / path.bottleneck_Bps;
 }
 

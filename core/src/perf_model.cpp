@@ -35,7 +35,7 @@ double ring_allreduce_time_s(const Topology& topo, const std::vector<GpuId>& rin
   const double chunk = bytes / static_cast<double>(n);
   double step_s = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const PathInfo path = topo.path(ring[i], ring[(i + 1) % n]);
+    const PathCost path = topo.path_cost(ring[i], ring[(i + 1) % n]);
     step_s = std::max(step_s, path.latency_s + chunk / path.bottleneck_Bps);
   }
   return 2.0 * static_cast<double>(n - 1) * step_s;

@@ -6,13 +6,23 @@
 #include "vnsim/core/topology.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <limits>
+#include <stdexcept>
 
 #include "vnsim/core/link_capacity.hpp"
 
 namespace vnsim {
+namespace {
+
+// The tree is GPU - switch - NIC - ToR - spine: no vertex is deeper than
+// this, so a path's walk down to its end fits a fixed array (checked at
+// construction).
+constexpr int kMaxDepth = 8;
+
+}  // namespace
 
 struct Topology::Graph {
   struct Vertex {
@@ -100,6 +110,8 @@ Topology::Topology(const Cluster& cluster) : cluster_(cluster), graph_(std::make
   gr.parent.assign(n, spine);
   gr.depth.assign(n, 0);
   boost::breadth_first_search(gr.g, spine, boost::visitor(Graph::TreeRecorder(gr)));
+  if (*std::max_element(gr.depth.begin(), gr.depth.end()) > kMaxDepth)
+    throw std::logic_error("topology: a tree deeper than kMaxDepth");
 }
 
 Topology::~Topology() = default;
@@ -113,40 +125,56 @@ Locality Topology::locality(GpuId a, GpuId b) const {
   return Locality::CrossRack;
 }
 
-PathInfo Topology::path(GpuId a, GpuId b) const {
+template <class Visit>
+void Topology::walk(GpuId a, GpuId b, const Visit& visit) const {
   const Graph& gr = *graph_;
   Graph::V va = gr.gpu_vertex.at(a);
   Graph::V vb = gr.gpu_vertex.at(b);
-  std::vector<Graph::E> up;
-  std::vector<Graph::E> down;
-  while (gr.depth[va] > gr.depth[vb]) {
-    up.push_back(gr.edge_to_root[va]);
-    va = gr.parent[va];
-  }
+  // Up from a to the common ancestor, visited as met; down from it to b,
+  // kept (met from b upward) and visited in reverse.
+  std::array<Graph::E, kMaxDepth> down;
+  std::size_t n_down = 0;
+  const auto up = [&](Graph::V& v) {
+    const Graph::Edge& link = gr.g[gr.edge_to_root[v]];
+    if (Graph::is_link(link)) visit(link);
+    v = gr.parent[v];
+  };
+  while (gr.depth[va] > gr.depth[vb]) up(va);
   while (gr.depth[vb] > gr.depth[va]) {
-    down.push_back(gr.edge_to_root[vb]);
+    down[n_down++] = gr.edge_to_root[vb];
     vb = gr.parent[vb];
   }
   while (va != vb) {
-    up.push_back(gr.edge_to_root[va]);
-    va = gr.parent[va];
-    down.push_back(gr.edge_to_root[vb]);
+    up(va);
+    down[n_down++] = gr.edge_to_root[vb];
     vb = gr.parent[vb];
   }
-  std::reverse(down.begin(), down.end());
-  up.insert(up.end(), down.begin(), down.end());
+  while (n_down > 0) {
+    const Graph::Edge& link = gr.g[down[--n_down]];
+    if (Graph::is_link(link)) visit(link);
+  }
+}
 
+PathInfo Topology::path(GpuId a, GpuId b) const {
   PathInfo info;
   info.bottleneck_Bps = std::numeric_limits<double>::infinity();
-  for (const Graph::E& e : up) {
-    const Graph::Edge& link = gr.g[e];
-    if (!Graph::is_link(link)) continue;
+  walk(a, b, [&info](const TopologyLink& link) {
     info.links.push_back(link.name);
     info.bottleneck_Bps = std::min(info.bottleneck_Bps, link.bandwidth_Bps);
     info.latency_s += link.latency_s;
-  }
+  });
   info.hops = static_cast<int>(info.links.size());
   return info;
+}
+
+PathCost Topology::path_cost(GpuId a, GpuId b) const {
+  PathCost cost;
+  cost.bottleneck_Bps = std::numeric_limits<double>::infinity();
+  walk(a, b, [&cost](const TopologyLink& link) {
+    cost.bottleneck_Bps = std::min(cost.bottleneck_Bps, link.bandwidth_Bps);
+    cost.latency_s += link.latency_s;
+  });
+  return cost;
 }
 
 double Topology::rack_uplink_Bps(RackId r) const {

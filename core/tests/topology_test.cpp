@@ -126,6 +126,20 @@ TEST_F(TopologyTest, CrossRackIsLimitedByTheOversubscribedUplink) {
   EXPECT_NEAR(back.latency_s, 14e-6, 1e-15);  // 1.5 + 2 + 4 + 4 + 2 + 0.5
 }
 
+// path_cost is path's price without the names, bit for bit: the ring
+// all-reduce time (perf_model) takes it and must not change.
+TEST_F(TopologyTest, PathCostIsThePathsBottleneckAndLatencyExactly) {
+  for (GpuId a = 0; a < 8; ++a)
+    for (GpuId b = 0; b < 8; ++b) {
+      const PathInfo p = topo.path(a, b);
+      const PathCost c = topo.path_cost(a, b);
+      EXPECT_EQ(c.bottleneck_Bps, p.bottleneck_Bps) << a << " -> " << b;
+      EXPECT_EQ(c.latency_s, p.latency_s) << a << " -> " << b;
+    }
+  EXPECT_EQ(topo.path_cost(1, 4).latency_s, topo.path(1, 4).latency_s);
+  EXPECT_TRUE(std::isinf(topo.path_cost(3, 3).bottleneck_Bps));
+}
+
 TEST_F(TopologyTest, NicAndUplinkBandwidths) {
   EXPECT_DOUBLE_EQ(topo.node_nic_Bps(0), 12.5e9);
   EXPECT_DOUBLE_EQ(topo.node_nic_Bps(2), 25e9);

@@ -19,6 +19,7 @@
 // collide more often than this, rings that interleave less
 // (docs/PERFORMANCE.md, "Fluid rings").
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace vnsim::sim {
@@ -43,9 +44,9 @@ struct FluidRing {
 // <= capacity and the link's stretch is exactly 1: it can slow no one.
 // Links with very many rings are never taken to fit (the rounding bound
 // assumes fewer terms).
+constexpr std::size_t kFluidManyUsers = 1000000;
 inline bool load_fits_link(double total_Bps, double capacity_Bps, std::size_t users) {
-  constexpr std::size_t kManyUsers = 1000000;
-  return users < kManyUsers && total_Bps <= capacity_Bps * (1 - 1e-9);
+  return users < kFluidManyUsers && total_Bps <= capacity_Bps * (1 - 1e-9);
 }
 
 // Work counter of fluid_allreduce_stretch: how many times it summed the
@@ -60,5 +61,27 @@ struct FluidSolveWork {
 std::vector<double> fluid_allreduce_stretch(const std::vector<FluidRing>& rings,
                                             const std::vector<double>& capacity_Bps,
                                             FluidSolveWork* work = nullptr);
+
+// The same fixed point, keeping its working vectors from one solve to the
+// next: FluidRings::settle solves at every instant a ring starts or stops,
+// and allocating them each time was a good part of its cost
+// (docs/PERFORMANCE.md, "Ring starts and stops (tenth pass)").
+class FluidStretchSolver {
+ public:
+  // As fluid_allreduce_stretch; the result is valid until the next solve.
+  const std::vector<double>& solve(std::span<const FluidRing> rings, const std::vector<double>& capacity_Bps,
+                                   FluidSolveWork* work = nullptr);
+
+ private:
+  struct User {
+    std::size_t ring;
+    double own_Bps;
+  };
+  std::vector<std::size_t>
+      first_user_;  // per link, its users are users_[first_user_[l] .. first_user_[l + 1])
+  std::vector<User> users_;
+  std::vector<std::size_t> fill_;  // where each link's next user goes, filling users_
+  std::vector<double> stretch_, phi_, expected_, expected_bound_;
+};
 
 }  // namespace vnsim::sim

@@ -54,8 +54,7 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   // keeps them (a job's model, hence its gradient bytes, never changes).
   if (!r.has_loads || r.placement.gpus != placement.gpus) {
     const double gradient_bytes = ctx_.in.models.at(ctx_.in.jobs[job].model).gradient_bytes;
-    auto key = std::make_pair(placement.gpus, gradient_bytes);
-    auto it = loads_cache_.find(key);
+    auto it = loads_cache_.find(LoadsKeyRef{placement.gpus, gradient_bytes});
     if (it == loads_cache_.end()) {
       if (loads_cache_.size() >= kMaxCachedRingLoads) loads_cache_.clear();
       std::vector<HopRoute> hops;
@@ -63,7 +62,10 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
         hops.push_back(
             hop_route(ctx_.platform.gpu_hosts.at(placement.gpus[k]),
                       ctx_.platform.gpu_hosts.at(placement.gpus[(k + 1) % placement.gpus.size()])));
-      it = loads_cache_.emplace(std::move(key), ring_loads(hops, gradient_bytes)).first;
+      it = loads_cache_
+               .emplace(LoadsKey{placement.gpus, gradient_bytes},
+                        std::make_shared<const Loads>(ring_loads(hops, gradient_bytes)))
+               .first;
     }
     r.loads = it->second;
     r.has_loads = true;
@@ -71,10 +73,23 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   r.placement = placement;
   r.comm_stretch = 1;
   r.compute_s = -1;
+  r.has_alone = false;
   r.overlap_fraction = ctx_.in.models.at(ctx_.in.jobs[job].model).overlap_fraction;
   r.timed = true;
-  link_users_.add(job, r.loads.per_link);
-  ctx_.clock.begin_analytic_segment(job, iterations, ring_rate(job, placement, 1), now);
+  link_users_.add(job, r.loads->per_link);
+  ctx_.clock.begin_analytic_segment(job, iterations, rate_now(job, r), now);
+}
+
+double FluidRings::rate_now(JobIndex job, Ring& r) {
+  if (ctx_.sharing.slowest_rate(job, r.placement.gpus) == 1 && r.comm_stretch == 1) return 1;
+  if (!r.has_alone) {
+    r.alone =
+        iteration_time(ctx_.in.topology, ctx_.in.gpu_catalog, ctx_.in.models.at(ctx_.in.jobs[job].model),
+                       r.placement, ctx_.batches.batch_of(job));
+    r.has_alone = true;
+  }
+  if (r.compute_s < 0) r.compute_s = slowest_rank_compute_s(job, r.placement);
+  return ring_rate_of(r.alone, r.compute_s, r.comm_stretch, r.overlap_fraction);
 }
 
 const HopRoute& FluidRings::hop_route(sg4::Host* from, sg4::Host* to) {
@@ -107,7 +122,7 @@ void FluidRings::finish(JobIndex job) {
 void FluidRings::speed_changed(JobIndex job, double now) {
   Ring& r = rings_[job];
   r.compute_s = -1;
-  const double rate = ring_rate(job, r.placement, r.comm_stretch);
+  const double rate = r.timed ? rate_now(job, r) : ring_rate(job, r.placement, r.comm_stretch);
   if (r.timed) link_users_.changed(job);
   if (rate != ctx_.clock.at(job).progress.rate()) ctx_.clock.change_rate(job, rate, now);
 }
@@ -130,28 +145,30 @@ void FluidRings::settle(double now) {
   const auto components = link_users_.take_changed([](const sg4::Link* l) { return l->get_bandwidth(); });
   // The new stretches of every re-solved ring, applied in job order as
   // one solve of all of them applied them.
-  std::vector<std::pair<JobIndex, double>> stretch;
+  std::vector<std::pair<JobIndex, double>>& stretch = new_stretch_;
+  stretch.clear();
   for (const auto& c : components) {
     if (c.links.empty()) {  // a ring on no contending link
       stretch.emplace_back(c.rings.front(), 1.0);
       continue;
     }
-    std::vector<FluidRing> model;
+    // model_'s rings keep their loads' vectors from earlier settles.
+    if (model_.size() < c.rings.size()) model_.resize(c.rings.size());
     for (std::size_t i = 0; i < c.rings.size(); ++i) {
       const JobIndex j = c.rings[i];
       Ring& r = rings_[j];
-      FluidRing f;
+      FluidRing& f = model_[i];
+      f.loads.clear();
       for (std::size_t k = c.first[i]; k < c.first[i + 1]; ++k) {
         const auto& [place, index] = c.ring_links[k];
-        f.loads.push_back(FluidLinkLoad{index, r.loads.per_link[place].second});
+        f.loads.push_back(FluidLinkLoad{index, r.loads->per_link[place].second});
       }
       if (r.compute_s < 0) r.compute_s = slowest_rank_compute_s(j, r.placement);
       f.compute_s = r.compute_s;
-      f.allreduce_s = r.loads.allreduce_s;
+      f.allreduce_s = r.loads->allreduce_s;
       f.overlap_fraction = r.overlap_fraction;
-      model.push_back(std::move(f));
     }
-    const std::vector<double> modelled = fluid_allreduce_stretch(model, c.capacity);
+    const std::vector<double>& modelled = solver_.solve({model_.data(), c.rings.size()}, c.capacity);
     for (std::size_t k = 0; k < c.rings.size(); ++k) stretch.emplace_back(c.rings[k], modelled[k]);
   }
   std::sort(stretch.begin(), stretch.end());
@@ -161,7 +178,7 @@ void FluidRings::settle(double now) {
     // for it would only churn the heap.
     if (std::abs(s - r.comm_stretch) > 1e-9 * r.comm_stretch) {
       r.comm_stretch = s;
-      const double rate = ring_rate(j, r.placement, r.comm_stretch);
+      const double rate = rate_now(j, r);
       if (rate != ctx_.clock.at(j).progress.rate()) ctx_.clock.change_rate(j, rate, now);
     }
   }

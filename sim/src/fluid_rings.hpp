@@ -10,10 +10,13 @@
 // still run as actors, and fluid rings do not see each other's traffic.
 #include <functional>
 #include <map>
+#include <memory>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "fluid_contention.hpp"
 #include "fluid_rings_links.hpp"
 #include "ring_job.hpp"
 #include "ring_timing.hpp"
@@ -43,22 +46,53 @@ class FluidRings final : public RingTiming {
     bool timed = false;      // its run is timed here now
     bool has_loads = false;  // loads are those of placement's GPUs
     Placement placement;
-    Loads loads;
+    // Shared with loads_cache_ (and other rings on the same GPUs): a start
+    // copies no per-link vector.
+    std::shared_ptr<const Loads> loads;
     double comm_stretch = 1;  // what contention does to its all-reduce now
     // Its slowest rank's compute per iteration next to its GPU co-tenants,
     // kept until they change (speed_changed); < 0 until priced.
     double compute_s = -1;
     double overlap_fraction = 0;
+    // Its iteration alone (iteration_time) on `placement` at its batch,
+    // neither of which changes while it is timed; priced at the first
+    // change of rate of the run. A Gandiva slice re-prices every ring that
+    // shares a link with a start or a stop, and routing each ring's hops
+    // over Topology again at each of them was over a tenth of its profile.
+    bool has_alone = false;
+    IterationBreakdown alone;
   };
+  // ring_rate of a timed ring, from what it keeps.
+  double rate_now(JobIndex job, Ring& r);
   void let_go(JobIndex job);
   // The route from one rank's host to the next one's (SimGrid's route_to),
   // kept per pair of hosts.
   const HopRoute& hop_route(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
 
-  std::vector<Ring> rings_;                              // per job
+  std::vector<Ring> rings_;  // per job
+  // settle's working vectors, kept from one settle to the next.
+  std::vector<FluidRing> model_;
+  std::vector<std::pair<JobIndex, double>> new_stretch_;
+  FluidStretchSolver solver_;
   RingLinkUsers<const simgrid::s4u::Link*> link_users_;  // of the timed rings
-  // Keyed by the placement's GPUs in ring order and the gradient bytes.
-  std::map<std::pair<std::vector<GpuId>, double>, Loads> loads_cache_;
+  // Keyed by the placement's GPUs in ring order and the gradient bytes;
+  // looked up by reference (LoadsKeyLess), so a hit copies no GPU list.
+  struct LoadsKeyRef {
+    const std::vector<GpuId>& gpus;
+    double gradient_bytes;
+  };
+  struct LoadsKeyLess {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return std::tie(a.gradient_bytes, a.gpus) < std::tie(b.gradient_bytes, b.gpus);
+    }
+  };
+  struct LoadsKey {
+    std::vector<GpuId> gpus;
+    double gradient_bytes;
+  };
+  std::map<LoadsKey, std::shared_ptr<const Loads>, LoadsKeyLess> loads_cache_;
   // Looked up at every ring not seen before: hashed, not ordered (nothing
   // walks it), which was the top self cost of a Gandiva replay's starts.
   struct HostPairHash {

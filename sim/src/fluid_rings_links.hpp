@@ -14,8 +14,8 @@
 // No SimGrid type here: `Link` is any pointer type.
 #include <algorithm>
 #include <cstddef>
+#include <span>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -50,7 +50,7 @@ class RingLinkUsers {
       e.users.push_back(User{ring, own_Bps});
       mine.push_back(&e);  // a map node never moves, and is never erased
     }
-    changed_rings_.insert(ring);
+    mark_changed(ring);
   }
   // `ring` (one added) no longer crosses its links; the rings left on them
   // changed.
@@ -70,39 +70,59 @@ class RingLinkUsers {
       // are the platform's, so the map stays bounded.
     }
     entries_[ring].clear();
-    changed_rings_.erase(ring);
+    // It stays in changed_rings_ (a vector, not erased from), unmarked.
+    if (ring < is_changed_.size() && is_changed_[ring]) {
+      is_changed_[ring] = 0;
+      --changed_count_;
+    }
   }
   // `ring` (one added) changed how it uses its links (its comm fraction).
-  void changed(std::size_t ring) { changed_rings_.insert(ring); }
+  void changed(std::size_t ring) { mark_changed(ring); }
   // Whether anything changed since the last take_changed.
-  bool any_changed() const { return !changed_rings_.empty() || !left_links_.empty(); }
+  bool any_changed() const { return changed_count_ > 0 || !left_links_.empty(); }
 
   // The components that hold a ring changed since the last call, or one
   // left on a link a stopped ring crossed, in order of their first ring; a
   // changed ring on no contending link comes alone, with no link.
-  // `capacity(l)` is link l's bandwidth. Forgets the changes.
+  // `capacity(l)` is link l's bandwidth, read once per link (a link's
+  // bandwidth never changes). Forgets the changes. The components are kept
+  // here, and their vectors reused, until the next call.
   template <class Capacity>
-  std::vector<Component> take_changed(const Capacity& capacity) {
-    std::vector<std::size_t> seeds(changed_rings_.begin(), changed_rings_.end());
+  std::span<const Component> take_changed(const Capacity& capacity) {
+    std::vector<std::size_t>& seeds = seeds_;
+    seeds.clear();
+    for (std::size_t ring : changed_rings_)
+      if (is_changed_[ring]) {
+        is_changed_[ring] = 0;
+        seeds.push_back(ring);
+      }
     for (const Entry* e : left_links_)
       for (const User& u : e->users) seeds.push_back(u.ring);
     changed_rings_.clear();
+    changed_count_ = 0;
     left_links_.clear();
     std::sort(seeds.begin(), seeds.end());
     ++generation_;
     if (ring_seen_.size() < entries_.size()) ring_seen_.resize(entries_.size(), 0);
-    std::vector<Component> out;
+    std::size_t used = 0;
     for (std::size_t seed : seeds) {
       if (ring_seen_[seed] == generation_) continue;
       ring_seen_[seed] = generation_;
-      Component c;
+      if (used == components_.size()) components_.emplace_back();
+      Component& c = components_[used++];
+      c.rings.clear();
+      c.links.clear();
+      c.capacity.clear();
+      c.ring_links.clear();
+      c.first.clear();
       c.rings.push_back(seed);
       // Breadth first over the contending links; c.rings is the queue.
       for (std::size_t next = 0; next < c.rings.size(); ++next)
         for (Entry* e : entries_[c.rings[next]]) {
           if (e->users.size() < 2 || e->seen == generation_) continue;
           e->seen = generation_;
-          const double capacity_Bps = capacity(e->link);
+          if (e->capacity_Bps < 0) e->capacity_Bps = capacity(e->link);
+          const double capacity_Bps = e->capacity_Bps;
           e->contends = contends(*e, capacity_Bps);
           if (!e->contends) continue;
           e->index = c.links.size();
@@ -123,11 +143,11 @@ class RingLinkUsers {
           if (mine[k]->seen == generation_ && mine[k]->contends) c.ring_links.emplace_back(k, mine[k]->index);
       }
       c.first.push_back(c.ring_links.size());
-      out.push_back(std::move(c));
     }
-    std::sort(out.begin(), out.end(),
+    const auto out = components_.begin() + static_cast<std::ptrdiff_t>(used);
+    std::sort(components_.begin(), out,
               [](const Component& a, const Component& b) { return a.rings.front() < b.rings.front(); });
-    return out;
+    return {components_.data(), used};
   }
   // Work counter: ring entries take_changed has read on contending links,
   // all calls together.
@@ -141,9 +161,10 @@ class RingLinkUsers {
   struct Entry {
     Link link{};
     std::vector<User> users;
-    std::size_t seen = 0;   // generation_ of the last take_changed that reached it
-    bool contends = false;  // as found then
-    std::size_t index = 0;  // its place in that component's links
+    std::size_t seen = 0;      // generation_ of the last take_changed that reached it
+    bool contends = false;     // as found then
+    std::size_t index = 0;     // its place in that component's links
+    double capacity_Bps = -1;  // < 0 until read
   };
   // Whether the link's rings can overload it (load_fits_link).
   static bool contends(const Entry& e, double capacity_Bps) {
@@ -156,8 +177,22 @@ class RingLinkUsers {
   // so its order does not matter.
   std::unordered_map<Link, Entry> users_;
   std::vector<std::vector<Entry*>> entries_;  // per ring, its links' entries while added
-  // Rings added or changed since the last take_changed, still running.
-  std::unordered_set<std::size_t> changed_rings_;
+  void mark_changed(std::size_t ring) {
+    if (ring >= is_changed_.size()) is_changed_.resize(ring + 1, 0);
+    if (is_changed_[ring]) return;
+    is_changed_[ring] = 1;
+    ++changed_count_;
+    changed_rings_.push_back(ring);
+  }
+
+  // Rings added or changed since the last take_changed: those marked in
+  // is_changed_ are still running (a flag per ring and a list, where a set's
+  // node per insert was malloc churn at every ring start).
+  std::vector<std::size_t> changed_rings_;
+  std::vector<char> is_changed_;
+  std::size_t changed_count_ = 0;
+  std::vector<std::size_t> seeds_;     // take_changed's, kept for its capacity
+  std::vector<Component> components_;  // take_changed's; the first ones it returned are valid
   // Links a ring left since the last take_changed, with rings still on them.
   std::vector<const Entry*> left_links_;
   std::vector<std::size_t> ring_seen_;  // per ring, generation_ that reached it

@@ -43,8 +43,13 @@ double RingTiming::ring_rate(JobIndex job, const Placement& placement, double co
   const ModelParams& model = ctx_.in.models.at(ctx_.in.jobs[job].model);
   const IterationBreakdown it =
       iteration_time(ctx_.in.topology, ctx_.in.gpu_catalog, model, placement, ctx_.batches.batch_of(job));
-  return it.total_s / overlapped_step_s(slowest_rank_compute_s(job, placement), it.allreduce_s * comm_stretch,
-                                        model.overlap_fraction);
+  return ring_rate_of(it, slowest_rank_compute_s(job, placement), comm_stretch, model.overlap_fraction);
+}
+
+double RingTiming::ring_rate_of(const IterationBreakdown& alone, double slowest_compute_s,
+                                double comm_stretch, double overlap_fraction) {
+  return alone.total_s /
+         overlapped_step_s(slowest_compute_s, alone.allreduce_s * comm_stretch, overlap_fraction);
 }
 
 std::shared_ptr<RingState> RingTiming::simulate(JobIndex job, const Placement& placement,

@@ -17,6 +17,7 @@
 #include "platform.hpp"
 #include "replay_inputs.hpp"
 #include "run_clock.hpp"
+#include "vnsim/core/perf_model.hpp"
 
 namespace vnsim::sim {
 
@@ -81,6 +82,11 @@ class RingTiming {
   // compute is divided by its GPU's rate, the all-reduce (stretched by
   // `comm_stretch`) is not, and the slowest rank paces the step.
   double ring_rate(JobIndex job, const Placement& placement, double comm_stretch) const;
+  // ring_rate, when a co-tenant or a stretch slows the ring, from its
+  // parts: the iteration alone (iteration_time), the slowest rank's compute
+  // next to its co-tenants, and the stretch.
+  static double ring_rate_of(const IterationBreakdown& alone, double slowest_compute_s, double comm_stretch,
+                             double overlap_fraction);
   // The ring's `iterations` left run as actors from `now`, the first one
   // already `head_start_s` along (RingJob::head_start_s); the run keeps its
   // own time (RunClock::begin_actor_segment) until they report.

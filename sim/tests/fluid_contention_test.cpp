@@ -192,6 +192,37 @@ TEST(FluidContention, ALinkWhoseExpectedLoadFitsIsNotSummedPerRing) {
   EXPECT_GE(work.link_sums, 50u);
 }
 
+// 20 rings, always communicating, on a link 20 times overloaded and on one
+// twice overloaded: the first one's sum over the others sets every ring's
+// stretch, and the second link's bound (its expected load) is below it, so
+// no sum is taken there, and nothing changes: the same stretches, with the
+// same work, as the rings on the first link alone.
+TEST(FluidContention, ALinkThatCannotBeTheWorstIsNotSummed) {
+  std::vector<FluidRing> both(20, ring(0, 1, {{0, 10}, {1, 10}}));
+  std::vector<FluidRing> one(20, ring(0, 1, {{0, 10}}));
+  FluidSolveWork work_both, work_one;
+  const auto s = fluid_allreduce_stretch(both, {10, 100}, &work_both);
+  EXPECT_EQ(s, fluid_allreduce_stretch(one, {10, 100}, &work_one));
+  EXPECT_EQ(s, every_sum(both, {10, 100}));
+  EXPECT_GT(s[0], 10.0);
+  EXPECT_EQ(work_both.link_sums, work_one.link_sums);
+  // The second link first in each ring's list: the same.
+  std::vector<FluidRing> swapped(20, ring(0, 1, {{1, 10}, {0, 10}}));
+  FluidSolveWork work_swapped;
+  EXPECT_EQ(fluid_allreduce_stretch(swapped, {10, 100}, &work_swapped), s);
+  EXPECT_EQ(work_swapped.link_sums, work_one.link_sums);
+}
+
+// A solver reused for another problem gives what a fresh one gives.
+TEST(FluidContention, AReusedSolverSolvesAsAFreshOne) {
+  FluidStretchSolver solver;
+  const std::vector<FluidRing> big(30, ring(0.5, 1, {{0, 10}, {2, 5}}, 0.2));
+  const std::vector<FluidRing> small = {ring(1, 1, {{1, 10}}), ring(2, 1, {{1, 6}})};
+  const std::vector<double> big_s(solver.solve(big, {50, 1, 40}));
+  EXPECT_EQ(std::vector<double>(solver.solve(small, {1, 10})), fluid_allreduce_stretch(small, {1, 10}));
+  EXPECT_EQ(std::vector<double>(solver.solve(big, {50, 1, 40})), big_s);
+}
+
 TEST(FluidContention, ALinkWithoutCapacityIsALogicError) {
   EXPECT_THROW(fluid_allreduce_stretch({ring(1, 1, {{0, 10}})}, {0}), std::logic_error);
   EXPECT_THROW(fluid_allreduce_stretch({ring(1, 1, {{1, 10}})}, {10}), std::logic_error);

@@ -218,4 +218,33 @@ TEST(FluidRingsLinks, AComponentIsFollowedThroughLinksTransitively) {
 }
 
 }  // namespace
+// A link's bandwidth is read the first time a settle reaches it, never
+// again; a ring stopped and started again before a settle comes once.
+TEST(FluidRingsLinks, ALinksCapacityIsReadOnceAndARestartComesOnce) {
+  std::vector<int> storage(2);
+  Users users;
+  std::size_t reads = 0;
+  const auto counted = [&reads](Link l) {
+    ++reads;
+    return capacity(l);
+  };
+  const Loads both = {{&storage[0], 6}, {&storage[1], 6}};
+  users.add(0, both);
+  users.add(1, both);
+  EXPECT_EQ(users.take_changed(counted).size(), 1u);
+  EXPECT_EQ(reads, 2u);
+  users.remove(1);
+  users.add(1, both);
+  users.changed(1);
+  const auto got = users.take_changed(counted);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].rings, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(got[0].capacity, (std::vector<double>{10, 10}));
+  EXPECT_EQ(reads, 2u);
+  users.remove(0);
+  EXPECT_TRUE(users.any_changed());
+  EXPECT_EQ(users.take_changed(counted).size(), 1u);
+  EXPECT_FALSE(users.any_changed());
+}
+
 }  // namespace vnsim::sim

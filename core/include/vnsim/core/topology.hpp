@@ -19,6 +19,16 @@ struct PathInfo {
   double latency_s = 0;            // sum of link latencies
 };
 
+// What a path costs a transfer, without its links' names: path()'s
+// bottleneck and latency, bit for bit (the same links, summed in the same
+// order), with no allocation. The ring all-reduce price asks for it at every
+// ring start and every change of a ring's speed (docs/PERFORMANCE.md, "Ring
+// starts and stops (tenth pass)").
+struct PathCost {
+  double bottleneck_Bps = 0;
+  double latency_s = 0;
+};
+
 // One link of the cluster network. Topology is the one place that decides
 // which links exist, their names, capacities and latencies; the SimGrid
 // platform (sim/src/platform.cpp) and the collective cost model read them
@@ -38,6 +48,7 @@ class Topology {
 
   const Cluster& cluster() const { return cluster_; }
   PathInfo path(GpuId a, GpuId b) const;
+  PathCost path_cost(GpuId a, GpuId b) const;
   Locality locality(GpuId a, GpuId b) const;
 
   // The links themselves: a GPU's own NVLink/PCIe link to its node's switch,
@@ -60,6 +71,9 @@ class Topology {
 
  private:
   struct Graph;
+  // Calls visit(link) for each link from GPU a to GPU b, in path order.
+  template <class Visit>
+  void walk(GpuId a, GpuId b, const Visit& visit) const;
   const Cluster& cluster_;
   std::unique_ptr<Graph> graph_;
 };
