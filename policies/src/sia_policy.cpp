@@ -305,6 +305,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.relative_gap = params_.relative_gap;
   problem.max_bb_nodes = params_.max_bb_nodes;
   problem.knapsack = params_.knapsack;
+  problem.certify_start = params_.certify_start;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 
@@ -525,6 +526,9 @@ const PolicyRegistration kSia(
                "most CBC branch-and-bound nodes per round; 0 = no limit")
         .flag("knapsack", &SiaParams::knapsack,
               "1: one-GPU-type rounds solved exactly by a knapsack DP; 0: CBC every round")
+        .flag("certify_start", &SiaParams::certify_start,
+              "1: a CBC round whose start allocation a Lagrangian bound proves optimal skips CBC (same "
+              "answer); 0: CBC every such round")
         .flag("skip_rounds", &SiaParams::skip_rounds,
               "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
         .flag("reuse_standing", &SiaParams::reuse_standing,

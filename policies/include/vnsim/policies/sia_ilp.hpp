@@ -39,6 +39,11 @@ struct SiaIlpProblem {
   // true: one-type problems go to the exact knapsack (relative_gap and
   // max_bb_nodes do not apply there); false: CBC for every problem.
   bool knapsack = true;
+  // true: a CBC round whose start (a greedy repair of each job's cheapest
+  // configuration) is proven optimal by a Lagrangian bound returns it
+  // without calling CBC, which would return it too (policies/src/
+  // sia_certificate.hpp); false: CBC is called.
+  bool certify_start = true;
   // The knapsack's bound on jobs x (GPUs + 1) x configurations per job of
   // its table, after the bound test has fixed the jobs it can (about 1 ns
   // each; the table takes at most 2 bytes per unit): above it, CBC.
