@@ -47,8 +47,6 @@ std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
   constexpr std::size_t kUnseen = static_cast<std::size_t>(-2);
   std::vector<std::size_t> group_of_class;
   for (std::size_t i = 0; i < problem.value.size(); ++i) {
-    if (problem.value[i].size() != problem.configs.size())
-      throw std::invalid_argument("solve_sia_ilp: one value per configuration per job");
     const std::size_t cls = problem.row_class.empty() ? SiaIlpProblem::kNoClass : problem.row_class[i];
     if (cls != SiaIlpProblem::kNoClass) {
       if (cls >= group_of_class.size()) group_of_class.resize(cls + 1, kUnseen);
@@ -59,6 +57,9 @@ std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
       }
       group_of_class[cls] = kNoGroup;
     }
+    // Only rows that are read are checked: a class's later rows may be empty.
+    if (problem.value[i].size() != problem.configs.size())
+      throw std::invalid_argument("solve_sia_ilp: one value per configuration per job");
     std::vector<double> cost(problem.configs.size(), std::numeric_limits<double>::infinity());
     bool any = false;
     for (std::size_t c = 0; c < cost.size(); ++c) {

@@ -366,7 +366,9 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   // max(age - N S, 0) / (age + S) of the ages at time `at` on every
   // configuration but a running job's current one.
   // A queued job's row has no restart factor: queued jobs with the same raw
-  // row have the same values, and share a row class (SiaIlpProblem).
+  // row have the same values, and share a row class (SiaIlpProblem), whose
+  // later jobs get an empty row (the solver reads only the first), so a
+  // long queue costs no copy of its rows.
   problem.row_class.assign(active.size(), SiaIlpProblem::kNoClass);
   {
     std::map<const std::vector<double>*, std::size_t> class_of;
@@ -377,16 +379,16 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   auto values_at = [&](double at) {
     std::vector<std::vector<double>> values;
     values.reserve(active.size());
-    std::vector<std::size_t> first_of_class;
+    std::size_t classes_seen = 0;
     for (std::size_t i = 0; i < active.size(); ++i) {
       const Active& a = active[i];
       const std::size_t k = problem.row_class[i];
       if (k != SiaIlpProblem::kNoClass) {
-        if (k < first_of_class.size()) {
-          values.push_back(values[first_of_class[k]]);
+        if (k < classes_seen) {
+          values.emplace_back();
           continue;
         }
-        first_of_class.push_back(i);  // classes are numbered in job order
+        ++classes_seen;  // classes are numbered in job order
       }
       std::vector<double> row = *keys[i].row;
       double smallest = 0;

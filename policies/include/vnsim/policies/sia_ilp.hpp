@@ -24,8 +24,9 @@ struct SiaIlpProblem {
   std::vector<int> capacity;               // GPUs per type
   std::vector<std::vector<double>> value;  // [job][config]: normalised goodput; <= 0: not allowed
   // Optional, one per job: jobs of one class (other than kNoClass) have
-  // equal value rows, so their costs are computed and grouped once. Empty:
-  // every job's row is looked at.
+  // equal value rows, so their costs are computed and grouped once: only
+  // the row of a class's first job is read, and the others may be left
+  // empty. Empty row_class: every job's row is looked at.
   static constexpr std::size_t kNoClass = static_cast<std::size_t>(-1);
   std::vector<std::size_t> row_class;
   double p = -0.5;
