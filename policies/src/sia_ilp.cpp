@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sia_certificate.hpp"
 #include "sia_knapsack.hpp"
 
 namespace vnsim {
@@ -46,8 +47,6 @@ std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
   constexpr std::size_t kUnseen = static_cast<std::size_t>(-2);
   std::vector<std::size_t> group_of_class;
   for (std::size_t i = 0; i < problem.value.size(); ++i) {
-    if (problem.value[i].size() != problem.configs.size())
-      throw std::invalid_argument("solve_sia_ilp: one value per configuration per job");
     const std::size_t cls = problem.row_class.empty() ? SiaIlpProblem::kNoClass : problem.row_class[i];
     if (cls != SiaIlpProblem::kNoClass) {
       if (cls >= group_of_class.size()) group_of_class.resize(cls + 1, kUnseen);
@@ -58,6 +57,9 @@ std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
       }
       group_of_class[cls] = kNoGroup;
     }
+    // Only rows that are read are checked: a class's later rows may be empty.
+    if (problem.value[i].size() != problem.configs.size())
+      throw std::invalid_argument("solve_sia_ilp: one value per configuration per job");
     std::vector<double> cost(problem.configs.size(), std::numeric_limits<double>::infinity());
     bool any = false;
     for (std::size_t c = 0; c < cost.size(); ++c) {
@@ -275,6 +277,25 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
                       std::move(chosen));
   }
   const std::vector<double> start = repair_fill(problem, groups, columns, cost, cheapest);
+  if (problem.certify_start) {
+    // When no allocation costs less than the start minus 1e-6 (a tenth of
+    // CBC's cutoff increment of 1e-5), CBC would return the start itself
+    // (sia_certificate.hpp): the same answer without a solve.
+    std::vector<std::size_t> members;
+    members.reserve(groups.size());
+    for (const Group& g : groups) members.push_back(g.members.size());
+    std::vector<PricedColumn> priced;
+    priced.reserve(columns.size());
+    double start_cost = 0;
+    for (std::size_t col = 0; col < columns.size(); ++col) {
+      const SiaConfig& cfg = problem.configs[columns[col].config];
+      priced.push_back(PricedColumn{columns[col].group, cfg.type, cfg.gpus, cost[col]});
+      start_cost += start[col] * cost[col];
+    }
+    if (start_lower_bound(members, priced, problem.capacity, start) >= start_cost - 1e-6) {
+      return hand_out(groups, columns, start, std::move(chosen));
+    }
+  }
 
   CoinPackedMatrix matrix(false, 0, 0);
   matrix.setDimensions(0, static_cast<int>(columns.size()));

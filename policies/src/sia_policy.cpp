@@ -305,6 +305,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.relative_gap = params_.relative_gap;
   problem.max_bb_nodes = params_.max_bb_nodes;
   problem.knapsack = params_.knapsack;
+  problem.certify_start = params_.certify_start;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 
@@ -365,7 +366,9 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   // max(age - N S, 0) / (age + S) of the ages at time `at` on every
   // configuration but a running job's current one.
   // A queued job's row has no restart factor: queued jobs with the same raw
-  // row have the same values, and share a row class (SiaIlpProblem).
+  // row have the same values, and share a row class (SiaIlpProblem), whose
+  // later jobs get an empty row (the solver reads only the first), so a
+  // long queue costs no copy of its rows.
   problem.row_class.assign(active.size(), SiaIlpProblem::kNoClass);
   {
     std::map<const std::vector<double>*, std::size_t> class_of;
@@ -376,16 +379,16 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   auto values_at = [&](double at) {
     std::vector<std::vector<double>> values;
     values.reserve(active.size());
-    std::vector<std::size_t> first_of_class;
+    std::size_t classes_seen = 0;
     for (std::size_t i = 0; i < active.size(); ++i) {
       const Active& a = active[i];
       const std::size_t k = problem.row_class[i];
       if (k != SiaIlpProblem::kNoClass) {
-        if (k < first_of_class.size()) {
-          values.push_back(values[first_of_class[k]]);
+        if (k < classes_seen) {
+          values.emplace_back();
           continue;
         }
-        first_of_class.push_back(i);  // classes are numbered in job order
+        ++classes_seen;  // classes are numbered in job order
       }
       std::vector<double> row = *keys[i].row;
       double smallest = 0;
@@ -525,6 +528,9 @@ const PolicyRegistration kSia(
                "most CBC branch-and-bound nodes per round; 0 = no limit")
         .flag("knapsack", &SiaParams::knapsack,
               "1: one-GPU-type rounds solved exactly by a knapsack DP; 0: CBC every round")
+        .flag("certify_start", &SiaParams::certify_start,
+              "1: a CBC round whose start allocation a Lagrangian bound proves optimal skips CBC (same "
+              "answer); 0: CBC every such round")
         .flag("skip_rounds", &SiaParams::skip_rounds,
               "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
         .flag("reuse_standing", &SiaParams::reuse_standing,

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -164,6 +165,13 @@ TEST(SiaIlp, RowClassesGiveTheSameAnswerAndAreNotLookedAtAgain) {
   EXPECT_EQ(solve_sia_ilp(p), (std::vector<int>{1, -1}));
   p.row_class.clear();
   EXPECT_EQ(solve_sia_ilp(p), (std::vector<int>{1, 4}));
+  // So the later rows of a class may be left empty (the policy does not
+  // copy them); a row that is read must still be whole.
+  p.value = {{1, 1.5, 0, 0, 0}, {}};
+  p.row_class = {0, 0};
+  EXPECT_EQ(solve_sia_ilp(p), (std::vector<int>{1, -1}));
+  p.row_class = {0, 1};
+  EXPECT_THROW(solve_sia_ilp(p), std::invalid_argument);
 }
 
 TEST(SiaIlp, JobsWhoseBestConfigurationsAllFitTakeThem) {

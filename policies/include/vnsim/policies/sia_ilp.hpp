@@ -24,8 +24,9 @@ struct SiaIlpProblem {
   std::vector<int> capacity;               // GPUs per type
   std::vector<std::vector<double>> value;  // [job][config]: normalised goodput; <= 0: not allowed
   // Optional, one per job: jobs of one class (other than kNoClass) have
-  // equal value rows, so their costs are computed and grouped once. Empty:
-  // every job's row is looked at.
+  // equal value rows, so their costs are computed and grouped once: only
+  // the row of a class's first job is read, and the others may be left
+  // empty. Empty row_class: every job's row is looked at.
   static constexpr std::size_t kNoClass = static_cast<std::size_t>(-1);
   std::vector<std::size_t> row_class;
   double p = -0.5;
@@ -39,6 +40,11 @@ struct SiaIlpProblem {
   // true: one-type problems go to the exact knapsack (relative_gap and
   // max_bb_nodes do not apply there); false: CBC for every problem.
   bool knapsack = true;
+  // true: a CBC round whose start (a greedy repair of each job's cheapest
+  // configuration) is proven optimal by a Lagrangian bound returns it
+  // without calling CBC, which would return it too (policies/src/
+  // sia_certificate.hpp); false: CBC is called.
+  bool certify_start = true;
   // The knapsack's bound on jobs x (GPUs + 1) x configurations per job of
   // its table, after the bound test has fixed the jobs it can (about 1 ns
   // each; the table takes at most 2 bytes per unit): above it, CBC.

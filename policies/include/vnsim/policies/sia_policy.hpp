@@ -41,6 +41,7 @@ struct SiaParams {
   double relative_gap = 1e-4;       // the artifact's MIP gap (GLPK via cvxpy); 0: optimal
   int max_bb_nodes = 100;           // CBC branch-and-bound nodes per round; 0: no limit (docs/POLICIES.md)
   bool knapsack = true;             // one GPU type: exact knapsack DP instead of CBC (sia_ilp.hpp)
+  bool certify_start = true;        // skip CBC where the start is proven optimal (sia_ilp.hpp)
   bool reuse_standing = true;       // unchanged rounds keep the standing allocation while proven optimal
   bool skip_rounds = true;          // with reuse_standing: rounds that would decide nothing are not run
 };
