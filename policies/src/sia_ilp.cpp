@@ -46,6 +46,7 @@ std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
   constexpr std::size_t kNoGroup = static_cast<std::size_t>(-1);
   constexpr std::size_t kUnseen = static_cast<std::size_t>(-2);
   std::vector<std::size_t> group_of_class;
+  std::vector<double> cost;
   for (std::size_t i = 0; i < problem.value.size(); ++i) {
     const std::size_t cls = problem.row_class.empty() ? SiaIlpProblem::kNoClass : problem.row_class[i];
     if (cls != SiaIlpProblem::kNoClass) {
@@ -60,7 +61,9 @@ std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
     // Only rows that are read are checked: a class's later rows may be empty.
     if (problem.value[i].size() != problem.configs.size())
       throw std::invalid_argument("solve_sia_ilp: one value per configuration per job");
-    std::vector<double> cost(problem.configs.size(), std::numeric_limits<double>::infinity());
+    // One scratch row for every job: a row equal to an earlier group's (the
+    // common case in large rounds) joins it without an allocation.
+    cost.assign(problem.configs.size(), std::numeric_limits<double>::infinity());
     bool any = false;
     for (std::size_t c = 0; c < cost.size(); ++c) {
       const double k = sia_cost(problem, problem.value[i][c]);
@@ -71,8 +74,11 @@ std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
       }
     }
     if (!any) continue;
-    const auto [it, added] = by_row.emplace(std::move(cost), groups.size());
-    if (added) groups.push_back(Group{{}, it->first});
+    auto it = by_row.find(cost);
+    if (it == by_row.end()) {
+      it = by_row.emplace(cost, groups.size()).first;
+      groups.push_back(Group{{}, cost});
+    }
     groups[it->second].members.push_back(i);
     if (cls != SiaIlpProblem::kNoClass) group_of_class[cls] = it->second;
   }

@@ -24,21 +24,23 @@ constexpr std::size_t kMaxCachedHopRoutes = 1 << 16;
 
 // What each hop of the ring moves per step (bytes / N) over its route, at
 // the pace of the slowest hop, as ring_allreduce_time_s prices the step.
-FluidRings::Loads ring_loads(const std::vector<HopRoute>& hops, double gradient_bytes) {
+// `hops` point into the route cache, which is not cleared while they are
+// read (FluidRings::start).
+FluidRings::Loads ring_loads(const std::vector<const HopRoute*>& hops, double gradient_bytes) {
   const std::size_t n = hops.size();
   const double chunk = gradient_bytes / static_cast<double>(n);
   double step_s = 0;
-  for (const HopRoute& hop : hops) {
+  for (const HopRoute* hop : hops) {
     double bottleneck = std::numeric_limits<double>::infinity();
-    for (const sg4::Link* l : hop.links) bottleneck = std::min(bottleneck, l->get_bandwidth());
-    step_s = std::max(step_s, hop.latency_s + (std::isinf(bottleneck) ? 0.0 : chunk / bottleneck));
+    for (const sg4::Link* l : hop->links) bottleneck = std::min(bottleneck, l->get_bandwidth());
+    step_s = std::max(step_s, hop->latency_s + (std::isinf(bottleneck) ? 0.0 : chunk / bottleneck));
   }
   FluidRings::Loads out;
   out.allreduce_s = 2.0 * static_cast<double>(n - 1) * step_s;
   if (!(step_s > 0)) return out;
   std::map<const sg4::Link*, double> sum;
-  for (const HopRoute& hop : hops)
-    for (const sg4::Link* l : hop.links) sum[l] += chunk / step_s;
+  for (const HopRoute* hop : hops)
+    for (const sg4::Link* l : hop->links) sum[l] += chunk / step_s;
   out.per_link.assign(sum.begin(), sum.end());
   return out;
 }
@@ -57,11 +59,16 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
     auto it = loads_cache_.find(LoadsKeyRef{placement.gpus, gradient_bytes});
     if (it == loads_cache_.end()) {
       if (loads_cache_.size() >= kMaxCachedRingLoads) loads_cache_.clear();
-      std::vector<HopRoute> hops;
-      for (std::size_t k = 0; k < placement.gpus.size(); ++k)
-        hops.push_back(
-            hop_route(ctx_.platform.gpu_hosts.at(placement.gpus[k]),
-                      ctx_.platform.gpu_hosts.at(placement.gpus[(k + 1) % placement.gpus.size()])));
+      // The hops point into the route cache (no copy of each hop's links per
+      // start), so the cache makes room for a whole ring first: it is not
+      // cleared while they are read.
+      const std::size_t n = placement.gpus.size();
+      if (routes_.size() + n >= kMaxCachedHopRoutes) routes_.clear();
+      std::vector<const HopRoute*> hops;
+      hops.reserve(n);
+      for (std::size_t k = 0; k < n; ++k)
+        hops.push_back(&hop_route(ctx_.platform.gpu_hosts.at(placement.gpus[k]),
+                                  ctx_.platform.gpu_hosts.at(placement.gpus[(k + 1) % n])));
       it = loads_cache_
                .emplace(LoadsKey{placement.gpus, gradient_bytes},
                         std::make_shared<const Loads>(ring_loads(hops, gradient_bytes)))
