@@ -36,6 +36,15 @@ struct Group {
   std::vector<double> cost;          // per configuration; +inf: not a column
 };
 
+// How many jobs each group holds, in group order: what the knapsack and the
+// start's certificate know of a group besides its columns.
+std::vector<std::size_t> member_counts(const std::vector<Group>& groups) {
+  std::vector<std::size_t> counts;
+  counts.reserve(groups.size());
+  for (const Group& g : groups) counts.push_back(g.members.size());
+  return counts;
+}
+
 std::vector<Group> group_jobs(const SiaIlpProblem& problem) {
   std::vector<Group> groups;
   std::map<std::vector<double>, std::size_t> by_row;
@@ -270,8 +279,7 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
     return hand_out(groups, columns, x, std::move(chosen));
   }
   if (problem.knapsack && configs_of_one_type(problem, columns) && problem.configs.size() < 65535) {
-    std::vector<std::size_t> members;
-    for (const Group& g : groups) members.push_back(g.members.size());
+    const std::vector<std::size_t> members = member_counts(groups);
     std::vector<KnapsackColumn> items;
     for (std::size_t col = 0; col < columns.size(); ++col)
       items.push_back(
@@ -287,9 +295,7 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
     // When no allocation costs less than the start minus 1e-6 (a tenth of
     // CBC's cutoff increment of 1e-5), CBC would return the start itself
     // (sia_certificate.hpp): the same answer without a solve.
-    std::vector<std::size_t> members;
-    members.reserve(groups.size());
-    for (const Group& g : groups) members.push_back(g.members.size());
+    const std::vector<std::size_t> members = member_counts(groups);
     std::vector<PricedColumn> priced;
     priced.reserve(columns.size());
     double start_cost = 0;

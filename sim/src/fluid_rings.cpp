@@ -102,7 +102,6 @@ double FluidRings::rate_now(JobIndex job, Ring& r) {
 const HopRoute& FluidRings::hop_route(sg4::Host* from, sg4::Host* to) {
   auto key = std::make_pair(from, to);
   if (auto it = routes_.find(key); it != routes_.end()) return it->second;
-  if (routes_.size() >= kMaxCachedHopRoutes) routes_.clear();
   HopRoute& hop = routes_[key];
   from->route_to(to, hop.links, &hop.latency_s);  // as ring_hop_routes does
   return hop;

@@ -66,7 +66,9 @@ class FluidRings final : public RingTiming {
   double rate_now(JobIndex job, Ring& r);
   void let_go(JobIndex job);
   // The route from one rank's host to the next one's (SimGrid's route_to),
-  // kept per pair of hosts.
+  // kept per pair of hosts. It never clears the cache, so the routes it
+  // returned stay valid: start() makes room for a whole ring before asking
+  // (the one place that bounds the cache).
   const HopRoute& hop_route(simgrid::s4u::Host* from, simgrid::s4u::Host* to);
 
   std::vector<Ring> rings_;  // per job
