@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -305,6 +306,54 @@ TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
   EXPECT_EQ(bred.rows_scored(), stepped.rows_scored());
   EXPECT_EQ(bred.rows_priced(), stepped.rows_priced());
   EXPECT_GT(one_node_cut, 100);  // one-node rows over their cap were cut
+}
+
+TEST(PolluxSearch, AChildLeftAtALosingPartialSumWouldHaveLostAndTakesTheSameDraws) {
+  // evolve() passes breed() the parents' least fitness: a child whose
+  // partial sum of terms already gives no more than it is left there,
+  // with its remaining draws taken. Two searches of the same seed breed
+  // 3,000 children, one with a bar (the median fitness of the pool), one
+  // without: a child left unfinished (fitness -infinity) has a whole
+  // fitness of at most the bar; every other child has the same rows and
+  // fitness to the bit; the generators stay in step (the next draw of each
+  // child is the same), and most children are left unfinished.
+  MixedJobs mixed;
+  Mt19937_64Blocks rng_cut(9);
+  Mt19937_64Blocks rng_whole(9);
+  pollux::Search cut(mixed.params, mixed.estimator, mixed.w.cluster, rng_cut, mixed.tables);
+  pollux::Search whole(mixed.params, mixed.estimator, mixed.w.cluster, rng_whole, mixed.tables);
+  mixed.fill(cut);
+  mixed.fill(whole);
+  std::vector<pollux::Individual> pool = MixedJobs::parents(whole);
+  ASSERT_EQ(MixedJobs::parents(cut).size(), pool.size());  // the same draws in both generators
+  pollux::Individual child_cut;
+  pollux::Individual child_whole;
+  int left = 0;
+  for (int k = 0; k < 3000; ++k) {
+    std::vector<double> fitness;
+    for (const pollux::Individual& ind : pool) fitness.push_back(ind.fitness);
+    std::nth_element(fitness.begin(), fitness.begin() + static_cast<std::ptrdiff_t>(fitness.size() / 2),
+                     fitness.end());
+    const double bar = fitness[fitness.size() / 2];
+    const pollux::Individual& a = whole.tournament(pool);
+    const pollux::Individual& b = whole.tournament(pool);
+    ASSERT_EQ(&cut.tournament(pool), &a);
+    ASSERT_EQ(&cut.tournament(pool), &b);
+    const double f_cut = cut.breed(a, b, child_cut, bar);
+    const double f_whole = whole.breed(a, b, child_whole);
+    if (f_cut == -std::numeric_limits<double>::infinity()) {
+      ++left;
+      ASSERT_LE(f_whole, bar) << "child " << k;
+      EXPECT_FALSE(child_cut.repaired);
+    } else {
+      ASSERT_EQ(f_cut, f_whole) << "child " << k;
+      ASSERT_TRUE(same_rows(child_cut, child_whole)) << "child " << k;
+    }
+    ASSERT_EQ(rng_cut(), rng_whole()) << "child " << k;
+    pool[static_cast<std::size_t>(k) % pool.size()] = child_whole;
+  }
+  EXPECT_GT(left, 300);
+  EXPECT_LT(cut.rows_repaired(), whole.rows_repaired());
 }
 
 TEST(PolluxSearch, ARepairedChildStaysAsItIsWhenRepairedAgainInAnyOrderWithRowsDropped) {
