@@ -155,15 +155,10 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
       repair_one_node_row(j, r);
     sum += scored_term(j, r);
     if (sum >= lost_from && fitness_of_sum(sum) <= must_beat) {
-      // Lost whatever the rows after j hold: only their draws are taken,
-      // mutation's from a copy of the row it would have mutated (its
-      // draws read the row: its nodes, their counts and capacities).
+      // Lost whatever the rows after j hold: only their draws are taken.
       for (std::size_t k = j + 1; k < n_jobs; ++k) {
         const double v = uniform01(rng_);
-        if (v >= kBackToCurrent && v < kMutated) {
-          Row scratch = (k < cut ? from_a : from_b)[k];
-          mutate_row(k, scratch, v);
-        }
+        if (v >= kBackToCurrent && v < kMutated) take_mutation_draws((k < cut ? from_a : from_b)[k], v);
       }
       rows_repaired_ += static_cast<long>(j + 1);
       rows_scored_ += static_cast<long>(j + 1);
@@ -215,6 +210,27 @@ void Search::mutate_row(std::size_t j, Row& r, double u) {
       if (r.compact() || raised != lo) r.scored = false;
     }
   }
+}
+
+void Search::take_mutation_draws(const Row& r, double u) {
+  // As many draws as mutate_row(r, u) takes, without its row: pick() is
+  // one draw whatever its range, so only the draws that choose whether a
+  // later one is taken are looked at.
+  if (u < kBackToCurrent) return;
+  if (u < 0.2) {
+    for (int i = 0; i < r.n; ++i) rng_();  // a draw per node: dropped or not
+    return;
+  }
+  if (u >= kMutated) return;
+  if (r.n > 0 && uniform01(rng_) < 0.5) {
+    rng_();  // the slot
+    rng_();  // its raised count
+    return;
+  }
+  const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
+  bool slot = r.n < kMaxRowNodes;  // a node it does not use is added while there is room
+  for (int i = 0; i < r.n && !slot; ++i) slot = r.node[i] == node;
+  if (slot) rng_();  // the raised count
 }
 
 void Search::begin_repair() {

@@ -291,6 +291,9 @@ class Search {
   static constexpr double kMutated = 0.3;
   // mutate() on row r of job j, whose first draw u is given.
   void mutate_row(std::size_t j, Row& r, double u);
+  // The draws mutate_row(j, r, u) takes, none of its changes: for a child
+  // breed() leaves unfinished.
+  void take_mutation_draws(const Row& r, double u);
   // Starts a repair: no node claimed or used yet.
   void begin_repair();
   // repair() on row r of job j, after the rows before it.
