@@ -280,8 +280,9 @@ class Search {
   // population x jobs x generations exceeds params.max_row_evaluations) or
   // until params.patience generations bring no better fitness. `children`
   // holds one row buffer per individual, reused across generations; it ends
-  // with the losers. Returns the generations run; `pop` ends sorted, best
-  // first.
+  // with the losers, some of them left unfinished by breed() (their rows
+  // are buffers only). Returns the generations run; `pop` ends sorted,
+  // best first.
   int evolve(std::vector<Individual>& pop, std::vector<Individual>& children);
 
  private:
