@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -91,9 +92,26 @@ double Search::finish_fitness(Individual& ind, double sum) {
   // The terms were summed in job order whether priced now or copied: the
   // same bits as pricing every row again (with p = 0 they are logs).
   rows_scored_ += static_cast<long>(jobs.size());
-  const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
-  ind.fitness = params_.p == 0 ? std::exp(sum / n) : std::pow(sum / n, 1.0 / params_.p);
+  ind.fitness = fitness_of_sum(sum);
   return ind.fitness;
+}
+
+double Search::fitness_of_sum(double sum) const {
+  const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
+  return params_.p == 0 ? std::exp(sum / n) : std::pow(sum / n, 1.0 / params_.p);
+}
+
+double Search::sum_past_which_lost(double must_beat) const {
+  // Only for p < 0: each term, (s + floor)^p, is positive, so partial sums
+  // only grow (rounding is monotone), and the fitness (sum / n)^(1/p) only
+  // falls as they do. With p = 0 (logs) a term may be negative, and with
+  // p > 0 the fitness rises with the sum. A little below the inverse, so
+  // that rounding in it cannot skip a sum that already loses: breed()
+  // decides on fitness_of_sum() itself.
+  if (!(params_.p < 0) || !std::isfinite(must_beat) || !(must_beat > 0))
+    return std::numeric_limits<double>::infinity();
+  const double n = static_cast<double>(std::max<std::size_t>(1, jobs.size()));
+  return n * std::pow(must_beat, params_.p) * (1 - 1e-9);
 }
 
 void Search::crossover(const Individual& a, const Individual& b, Individual& child) {
@@ -104,7 +122,7 @@ void Search::crossover(const Individual& a, const Individual& b, Individual& chi
   std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
 }
 
-double Search::breed(const Individual& a, const Individual& b, Individual& child) {
+double Search::breed(const Individual& a, const Individual& b, Individual& child, double must_beat) {
   // crossover(), mutate(), repair() and fitness() in one pass over the
   // jobs, with the same draws in the same order: the cut first, then
   // mutation's in job order. Repairing row j reads only the rows before
@@ -116,11 +134,11 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
   const std::size_t cut = pick(rng_, n_jobs + 1);
   child.rows.resize(n_jobs);
   child.repaired = true;
-  rows_repaired_ += static_cast<long>(n_jobs);
   Row* const rows = child.rows.data();
   const Row* const from_a = a.rows.data();
   const Row* const from_b = b.rows.data();
   const Row* const current = current_rows_.data();
+  const double lost_from = sum_past_which_lost(must_beat);
   begin_repair();
   double sum = 0;
   for (std::size_t j = 0; j < n_jobs; ++j) {
@@ -136,7 +154,20 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
     else
       repair_one_node_row(j, r);
     sum += scored_term(j, r);
+    if (sum >= lost_from && fitness_of_sum(sum) <= must_beat) {
+      // Lost whatever the rows after j hold: only their draws are taken.
+      for (std::size_t k = j + 1; k < n_jobs; ++k) {
+        const double v = uniform01(rng_);
+        if (v >= kBackToCurrent && v < kMutated) take_mutation_draws((k < cut ? from_a : from_b)[k], v);
+      }
+      rows_repaired_ += static_cast<long>(j + 1);
+      rows_scored_ += static_cast<long>(j + 1);
+      child.repaired = false;
+      child.fitness = -std::numeric_limits<double>::infinity();
+      return child.fitness;
+    }
   }
+  rows_repaired_ += static_cast<long>(n_jobs);
   return finish_fitness(child, sum);
 }
 
@@ -179,6 +210,27 @@ void Search::mutate_row(std::size_t j, Row& r, double u) {
       if (r.compact() || raised != lo) r.scored = false;
     }
   }
+}
+
+void Search::take_mutation_draws(const Row& r, double u) {
+  // As many draws as mutate_row(r, u) takes, without its row: pick() is
+  // one draw whatever its range, so only the draws that choose whether a
+  // later one is taken are looked at.
+  if (u < kBackToCurrent) return;
+  if (u < 0.2) {
+    for (int i = 0; i < r.n; ++i) rng_();  // a draw per node: dropped or not
+    return;
+  }
+  if (u >= kMutated) return;
+  if (r.n > 0 && uniform01(rng_) < 0.5) {
+    rng_();  // the slot
+    rng_();  // its raised count
+    return;
+  }
+  const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
+  bool slot = r.n < kMaxRowNodes;  // a node it does not use is added while there is room
+  for (int i = 0; i < r.n && !slot; ++i) slot = r.node[i] == node;
+  if (slot) rng_();  // the raised count
 }
 
 void Search::begin_repair() {
@@ -341,15 +393,31 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
   bool pop_sorted = false;
   std::vector<Individual> merged(pop.size() + children.size());
   std::vector<std::size_t> order(children.size());
+  std::vector<double> best;
+  best.reserve(pop.size());
   double best_so_far = -std::numeric_limits<double>::infinity();
   for (const Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
   int stalled = 0;
   int g = 0;
   for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
+    // Survival keeps pop.size() of the parents and children, a tie going
+    // to a parent, then to the earlier child. So a child of at most the
+    // pop.size()-th best fitness of the parents and the children bred
+    // before it has that many ahead of it and loses: breed() may leave it
+    // unfinished, and the survivors, their order and the draws stay the
+    // same. `best` holds those pop.size() best, least first (a min-heap).
+    best.clear();
+    for (const Individual& ind : pop) best.push_back(ind.fitness);
+    std::make_heap(best.begin(), best.end(), std::greater<>());
     for (Individual& child : children) {
       const Individual& a = tournament(pop);  // two statements: a fixed draw order
       const Individual& b = tournament(pop);
-      breed(a, b, child);
+      const double f = breed(a, b, child, best.front());
+      if (f > best.front()) {
+        std::pop_heap(best.begin(), best.end(), std::greater<>());
+        best.back() = f;
+        std::push_heap(best.begin(), best.end(), std::greater<>());
+      }
     }
     // (mu + lambda) survival: the best of parents and children, in the
     // order a stable sort of the parents followed by the children gives:

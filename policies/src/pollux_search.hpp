@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -249,7 +250,17 @@ class Search {
   // and fitness() one after the other leave it (the same draws, rows and
   // fitness, to the bit), in one pass over its rows instead of four: the
   // search's inner loop. `child` is neither a nor b. Returns its fitness.
-  double breed(const Individual& a, const Individual& b, Individual& child);
+  //
+  // With a finite `must_beat` and p < 0 (every term positive, the fitness
+  // falling as their sum grows), a child whose partial sum already gives a
+  // fitness of at most `must_beat` is left there: the rest of its rows
+  // only take their draws (the generator ends where the whole child leaves
+  // it), its fitness is -infinity and its rows are not a valid child.
+  // evolve() passes the population-th best fitness of the parents and the
+  // children bred before this one: such a child would lose (mu + lambda)
+  // survival, a tie included.
+  double breed(const Individual& a, const Individual& b, Individual& child,
+               double must_beat = -std::numeric_limits<double>::infinity());
 
   // By reference: an individual of 1,000 jobs is ~100 kB.
   const Individual& tournament(const std::vector<Individual>& pop);
@@ -269,8 +280,9 @@ class Search {
   // population x jobs x generations exceeds params.max_row_evaluations) or
   // until params.patience generations bring no better fitness. `children`
   // holds one row buffer per individual, reused across generations; it ends
-  // with the losers. Returns the generations run; `pop` ends sorted, best
-  // first.
+  // with the losers, some of them left unfinished by breed() (their rows
+  // are buffers only). Returns the generations run; `pop` ends sorted,
+  // best first.
   int evolve(std::vector<Individual>& pop, std::vector<Individual>& children);
 
  private:
@@ -280,6 +292,9 @@ class Search {
   static constexpr double kMutated = 0.3;
   // mutate() on row r of job j, whose first draw u is given.
   void mutate_row(std::size_t j, Row& r, double u);
+  // The draws mutate_row(j, r, u) takes, none of its changes: for a child
+  // breed() leaves unfinished.
+  void take_mutation_draws(const Row& r, double u);
   // Starts a repair: no node claimed or used yet.
   void begin_repair();
   // repair() on row r of job j, after the rows before it.
@@ -289,6 +304,12 @@ class Search {
   void repair_one_node_row(std::size_t j, Row& r);
   // fitness() from the sum of its terms.
   double finish_fitness(Individual& ind, double sum);
+  // The fitness that a sum of the terms of all jobs gives.
+  double fitness_of_sum(double sum) const;
+  // The least partial sum of terms past which a child's fitness can no
+  // longer exceed `must_beat` (infinity where none is known): breed()
+  // then checks fitness_of_sum() from that sum on.
+  double sum_past_which_lost(double must_beat) const;
 
   const PolluxParams& params_;
   GoodputEstimator& estimator_;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -263,6 +264,28 @@ struct MixedJobs {
   }
 };
 
+// Two searches on MixedJobs' jobs with generators of one seed, each with
+// six parents drawn from its own generator: the same pools, and the
+// generators in step.
+struct TwinSearches {
+  MixedJobs mixed;
+  Mt19937_64Blocks rng_one;
+  Mt19937_64Blocks rng_other;
+  pollux::Search one;
+  pollux::Search other;
+  std::vector<pollux::Individual> pools[2];
+  explicit TwinSearches(std::uint64_t seed)
+      : rng_one(seed),
+        rng_other(seed),
+        one(mixed.params, mixed.estimator, mixed.w.cluster, rng_one, mixed.tables),
+        other(mixed.params, mixed.estimator, mixed.w.cluster, rng_other, mixed.tables) {
+    mixed.fill(one);
+    mixed.fill(other);
+    pools[0] = MixedJobs::parents(one);
+    pools[1] = MixedJobs::parents(other);
+  }
+};
+
 TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
   // Search::breed does the four steps in one pass over the rows. Two
   // searches on the same jobs, with generators of the same seed: one breeds
@@ -271,14 +294,12 @@ TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
   // the generators' next draws are the same. The jobs run on 0 to 4 of 4
   // nodes x 4 T4 with caps of 1 to 5 GPUs and 3 nodes, so repairs drop
   // claimed nodes, cut rows to the caps and to the nodes' room.
-  MixedJobs mixed;
-  Mt19937_64Blocks rng_bred(5);
-  Mt19937_64Blocks rng_stepped(5);
-  pollux::Search bred(mixed.params, mixed.estimator, mixed.w.cluster, rng_bred, mixed.tables);
-  pollux::Search stepped(mixed.params, mixed.estimator, mixed.w.cluster, rng_stepped, mixed.tables);
-  mixed.fill(bred);
-  mixed.fill(stepped);
-  std::vector<pollux::Individual> pools[2] = {MixedJobs::parents(bred), MixedJobs::parents(stepped)};
+  TwinSearches twins(5);
+  pollux::Search& bred = twins.one;
+  pollux::Search& stepped = twins.other;
+  Mt19937_64Blocks& rng_bred = twins.rng_one;
+  Mt19937_64Blocks& rng_stepped = twins.rng_other;
+  std::vector<pollux::Individual>* pools = twins.pools;
   pollux::Individual child_bred;
   pollux::Individual child_stepped;
   int one_node_cut = 0;
@@ -305,6 +326,48 @@ TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
   EXPECT_EQ(bred.rows_scored(), stepped.rows_scored());
   EXPECT_EQ(bred.rows_priced(), stepped.rows_priced());
   EXPECT_GT(one_node_cut, 100);  // one-node rows over their cap were cut
+}
+
+TEST(PolluxSearch, AChildLeftAtALosingPartialSumWouldHaveLostAndTakesTheSameDraws) {
+  // evolve() passes breed() the population-th best fitness of the parents
+  // and the children bred before: a child whose partial sum of terms
+  // already gives no more than that is left there, with its remaining
+  // draws taken. Two searches of the same seed breed 3,000 children, one
+  // with a bar (the median fitness of the pool), one without: a child left
+  // unfinished (fitness -infinity) has a whole fitness of at most the bar;
+  // every other child has the same rows and fitness to the bit; the
+  // generators stay in step (the next draw after each child is the same),
+  // and over a tenth of the children are left unfinished.
+  TwinSearches twins(9);  // `one` breeds with the bar, `other` without
+  std::vector<pollux::Individual>& pool = twins.pools[1];
+  pollux::Individual child_cut;
+  pollux::Individual child_whole;
+  int left = 0;
+  for (int k = 0; k < 3000; ++k) {
+    std::vector<double> fitness;
+    for (const pollux::Individual& ind : pool) fitness.push_back(ind.fitness);
+    std::nth_element(fitness.begin(), fitness.begin() + static_cast<std::ptrdiff_t>(fitness.size() / 2),
+                     fitness.end());
+    const double bar = fitness[fitness.size() / 2];
+    const pollux::Individual& a = twins.other.tournament(pool);
+    const pollux::Individual& b = twins.other.tournament(pool);
+    ASSERT_EQ(&twins.one.tournament(pool), &a);
+    ASSERT_EQ(&twins.one.tournament(pool), &b);
+    const double f_cut = twins.one.breed(a, b, child_cut, bar);
+    const double f_whole = twins.other.breed(a, b, child_whole);
+    if (f_cut == -std::numeric_limits<double>::infinity()) {
+      ++left;
+      ASSERT_LE(f_whole, bar) << "child " << k;
+      EXPECT_FALSE(child_cut.repaired);
+    } else {
+      ASSERT_EQ(f_cut, f_whole) << "child " << k;
+      ASSERT_TRUE(same_rows(child_cut, child_whole)) << "child " << k;
+    }
+    ASSERT_EQ(twins.rng_one(), twins.rng_other()) << "child " << k;
+    pool[static_cast<std::size_t>(k) % pool.size()] = child_whole;
+  }
+  EXPECT_GT(left, 300);
+  EXPECT_LT(twins.one.rows_repaired(), twins.other.rows_repaired());
 }
 
 TEST(PolluxSearch, ARepairedChildStaysAsItIsWhenRepairedAgainInAnyOrderWithRowsDropped) {
