@@ -48,7 +48,7 @@ void enable_gpu_energy_plugin();
 //    sleep (a resize in place that adds GPUs) on a GPU host splits that
 //    host's sum in the plugin, not here; it moves that GPU's counter in its
 //    last bits, below the last digit of its type's sum on the runs checked
-//    (docs/PERFORMANCE.md, "Sia's curve: what grows with the cluster").
+//    (docs/ELASTICITY.md, "Cost and energy").
 //  - Plugin: every GPU's counter is the plugin's.
 enum class EnergyCounters { Analytic, Plugin };
 
