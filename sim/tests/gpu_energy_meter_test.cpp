@@ -22,21 +22,29 @@
 namespace vnsim {
 namespace {
 
-sim::GpuWatts watts_of(const Cluster& cluster) {
-  const GpuType& gpu = GpuCatalog::builtin().at(cluster.gpu(0).type);
-  return {gpu.idle_watts, gpu.busy_watts};
+simgrid::s4u::Engine& engine_with_the_plugin() {
+  simgrid::s4u::Engine& engine = sim::create_configured_engine();
+  sim::enable_gpu_energy_plugin();
+  return engine;
 }
+
+// 1 node, 2 GPUs of one type, on an engine with the energy plugin.
+struct TwoGpus {
+  const Cluster cluster{testing::test_cluster("sim-1x1x2")};
+  simgrid::s4u::Engine& engine = engine_with_the_plugin();
+  const Topology topology{cluster};
+  const sim::Platform platform = sim::build_platform(topology, GpuCatalog::builtin());
+  const GpuType& gpu = GpuCatalog::builtin().at(cluster.gpu(0).type);
+  const sim::GpuWatts watts{gpu.idle_watts, gpu.busy_watts};
+};
 
 // 1 node, 2 GPUs: both taken at 0; at 10 s GPU 0 changes hands (released
 // and taken at the same instant) and GPU 1 is given back; the meter is
 // read out at 15 s.
 TEST(GpuEnergyMeter, ReadsAndSwitchesEveryGpuChangedAtAnInstantInOneSimcallEach) {
-  const Cluster cluster(testing::test_cluster("sim-1x1x2"));
-  simgrid::s4u::Engine& engine = sim::create_configured_engine();
-  sim::enable_gpu_energy_plugin();
-  const Topology topology(cluster);
-  const sim::Platform platform = sim::build_platform(topology, GpuCatalog::builtin());
-  sim::GpuEnergyMeter meter(platform, {0, 0}, {watts_of(cluster)}, sim::EnergyCounters::Plugin);
+  const TwoGpus c;
+  const sim::Platform& platform = c.platform;
+  sim::GpuEnergyMeter meter(platform, {0, 0}, {c.watts}, sim::EnergyCounters::Plugin);
   std::vector<std::size_t> calls;
   simgrid::s4u::Actor::create("controller", platform.gpu_hosts.at(0), [&] {
     meter.taken({0, 1});
@@ -54,9 +62,9 @@ TEST(GpuEnergyMeter, ReadsAndSwitchesEveryGpuChangedAtAnInstantInOneSimcallEach)
     meter.finish();
     calls.push_back(meter.kernel_calls());
   });
-  engine.run();
+  c.engine.run();
   EXPECT_EQ(calls, (std::vector<std::size_t>{2, 4, 4, 5}));
-  const GpuType& gpu = GpuCatalog::builtin().at(cluster.gpu(0).type);
+  const GpuType& gpu = c.gpu;
   const double busy = gpu.busy_watts * (2 * 10 + 5);
   const double idle = gpu.idle_watts * 5;
   EXPECT_NEAR(meter.busy_j().at(0), busy, 1e-9 * busy);
@@ -67,19 +75,14 @@ TEST(GpuEnergyMeter, ReadsAndSwitchesEveryGpuChangedAtAnInstantInOneSimcallEach)
 // up exactly in binary (0.1 s, 1/3 s, ...), with swaps, a GPU down and back
 // and GPUs read again at a later instant: the analytic counters must sum
 // the same pieces in the same order as the plugin's, so the energies are
-// equal to the last bit, and they never enter the kernel.
+// equal to the last bit, and only GPU 0's enter the kernel.
 TEST(GpuEnergyMeter, AnalyticCountersGiveThePluginsEnergiesBitForBit) {
-  const Cluster cluster(testing::test_cluster("sim-1x1x2"));
-  simgrid::s4u::Engine& engine = sim::create_configured_engine();
-  sim::enable_gpu_energy_plugin();
-  const Topology topology(cluster);
-  const sim::Platform platform = sim::build_platform(topology, GpuCatalog::builtin());
-  sim::GpuEnergyMeter plugin(platform, {0, 1}, {watts_of(cluster), watts_of(cluster)},
-                             sim::EnergyCounters::Plugin);
+  const TwoGpus c;
+  const sim::Platform& platform = c.platform;
+  sim::GpuEnergyMeter plugin(platform, {0, 1}, {c.watts, c.watts}, sim::EnergyCounters::Plugin);
   // As in the replay: GPU 0's host runs the waiting actor, so its counter
   // stays the plugin's; GPU 1's is the meter's own.
-  sim::GpuEnergyMeter analytic(platform, {0, 1}, {watts_of(cluster), watts_of(cluster)},
-                               sim::EnergyCounters::Analytic, {0});
+  sim::GpuEnergyMeter analytic(platform, {0, 1}, {c.watts, c.watts}, sim::EnergyCounters::Analytic, {0});
   simgrid::s4u::Actor::create("controller", platform.gpu_hosts.at(0), [&] {
     const simgrid::s4u::MutexPtr mutex = simgrid::s4u::Mutex::create();
     const simgrid::s4u::ConditionVariablePtr wake = simgrid::s4u::ConditionVariable::create();
@@ -114,7 +117,7 @@ TEST(GpuEnergyMeter, AnalyticCountersGiveThePluginsEnergiesBitForBit) {
     plugin.finish();
     analytic.finish();
   });
-  engine.run();
+  c.engine.run();
   for (std::size_t type : {0, 1}) {
     EXPECT_GT(plugin.busy_j().at(type), 0);
     EXPECT_GT(plugin.idle_j().at(type), 0);
