@@ -39,9 +39,15 @@ void enable_gpu_energy_plugin() {
 }
 
 GpuEnergyMeter::GpuEnergyMeter(const Platform& platform, std::vector<std::size_t> type_of_gpu,
-                               std::size_t type_count)
+                               std::vector<GpuWatts> watts_of_type, EnergyCounters counters,
+                               const std::vector<GpuId>& plugin_gpus)
     : platform_(platform),
       type_of_gpu_(std::move(type_of_gpu)),
+      watts_of_type_(std::move(watts_of_type)),
+      counters_(counters),
+      plugin_counted_(type_of_gpu_.size(), counters == EnergyCounters::Plugin ? 1 : 0),
+      counter_j_(type_of_gpu_.size(), 0),
+      counter_clock_(type_of_gpu_.size(), simgrid::s4u::Engine::get_clock()),
       tenants_(type_of_gpu_.size(), 0),
       state_(type_of_gpu_.size(), GpuPowerState::Free),
       told_(type_of_gpu_.size(), GpuPowerState::Free),
@@ -49,10 +55,13 @@ GpuEnergyMeter::GpuEnergyMeter(const Platform& platform, std::vector<std::size_t
       energy_read_j_(type_of_gpu_.size(), 0),
       is_unread_(type_of_gpu_.size(), 0),
       unread_state_(type_of_gpu_.size(), GpuPowerState::Free),
-      busy_j_(type_count, 0),
-      idle_j_(type_count, 0) {
+      busy_j_(watts_of_type_.size(), 0),
+      idle_j_(watts_of_type_.size(), 0) {
   if (type_of_gpu_.size() != platform.gpu_hosts.size())
     throw std::logic_error("energy meter: one GPU type per GPU host expected");
+  for (std::size_t t : type_of_gpu_)
+    if (t >= watts_of_type_.size()) throw std::logic_error("energy meter: GPU type out of range");
+  for (GpuId g : plugin_gpus) plugin_counted_.at(static_cast<std::size_t>(g)) = 1;
 }
 
 void GpuEnergyMeter::taken(const std::vector<GpuId>& gpus) {
@@ -79,10 +88,15 @@ void GpuEnergyMeter::came_up(const std::vector<GpuId>& gpus) {
 
 void GpuEnergyMeter::finish() {
   instant_over();
-  ++kernel_calls_;
-  simgrid::kernel::actor::simcall_answered([this] {
+  const auto read_all = [this] {
     for (std::size_t g = 0; g < state_.size(); ++g) account(static_cast<GpuId>(g), state_[g]);
-  });
+  };
+  if (counters_ == EnergyCounters::Analytic) {
+    read_all();
+    return;
+  }
+  ++kernel_calls_;
+  simgrid::kernel::actor::simcall_answered(read_all);
 }
 
 // The host's counter is read at the first change of each instant, as if
@@ -117,10 +131,15 @@ void GpuEnergyMeter::enter(GpuId g, GpuPowerState state) {
 
 void GpuEnergyMeter::read_unread() {
   if (unread_.empty()) return;
-  ++kernel_calls_;
-  simgrid::kernel::actor::simcall_answered([this] {
+  const auto read = [this] {
     for (GpuId g : unread_) account(g, unread_state_[static_cast<std::size_t>(g)]);
-  });
+  };
+  if (counters_ == EnergyCounters::Analytic) {
+    read();
+  } else {
+    ++kernel_calls_;
+    simgrid::kernel::actor::simcall_answered(read);
+  }
   for (GpuId g : unread_) is_unread_[static_cast<std::size_t>(g)] = 0;
   unread_.clear();
 }
@@ -132,7 +151,22 @@ void GpuEnergyMeter::instant_over() {
     const auto i = static_cast<std::size_t>(g);
     if (told_[i] != state_[i]) any = true;
   }
-  if (any) {
+  if (any && counters_ == EnergyCounters::Analytic) {
+    // What the plugin does at set_pstate (its on_speed_change callback):
+    // update in the old state, then keep the new one.
+    const double now = simgrid::s4u::Engine::get_clock();
+    for (GpuId g : changed_) {
+      const auto i = static_cast<std::size_t>(g);
+      if (told_[i] == state_[i]) continue;
+      if (plugin_counted_[i] != 0) {
+        ++kernel_calls_;
+        platform_.gpu_hosts[i]->set_pstate(static_cast<unsigned long>(state_[i]));  // its own simcall
+      } else {
+        update_counter(i, now);
+      }
+      told_[i] = state_[i];
+    }
+  } else if (any) {
     ++kernel_calls_;
     simgrid::kernel::actor::simcall_answered([this] {
       for (GpuId g : changed_) {
@@ -151,11 +185,43 @@ void GpuEnergyMeter::instant_over() {
 // it was in (nothing can accrue while Down: that state draws 0 W).
 void GpuEnergyMeter::account(GpuId g, GpuPowerState state) {
   const auto i = static_cast<std::size_t>(g);
-  const double now_j = sg_host_get_consumed_energy(platform_.gpu_hosts[i]);
+  const double now_j = counter_j(i);
   const double delta = now_j - energy_read_j_[i];
   energy_read_j_[i] = now_j;
   if (state == GpuPowerState::Held) busy_j_[type_of_gpu_[i]] += delta;
   if (state == GpuPowerState::Free) idle_j_[type_of_gpu_[i]] += delta;
+}
+
+double GpuEnergyMeter::watts(std::size_t i, GpuPowerState state) const {
+  const GpuWatts& w = watts_of_type_[type_of_gpu_[i]];
+  switch (state) {
+    case GpuPowerState::Free:
+      return w.idle;
+    case GpuPowerState::Held:
+      return w.busy;
+    case GpuPowerState::Down:
+      break;
+  }
+  return 0;
+}
+
+// HostEnergy::update's sum, term for term: the plugin's power of a state is
+// its constant watts (idle = epsilon = max, so its load-dependent term is
+// 0 W), and it adds watts x (now - last update) to the total whenever
+// updated at a later clock. The build has no -march flag, so neither this
+// sum nor the plugin's is fused into an FMA.
+void GpuEnergyMeter::update_counter(std::size_t i, double now) {
+  if (!(counter_clock_[i] < now)) return;
+  const double step = watts(i, told_[i]) * (now - counter_clock_[i]);
+  counter_j_[i] = counter_j_[i] + step;
+  counter_clock_[i] = now;
+}
+
+double GpuEnergyMeter::counter_j(std::size_t i) {
+  // Within the meter's simcall with Plugin counters, in its own otherwise.
+  if (plugin_counted_[i] != 0) return sg_host_get_consumed_energy(platform_.gpu_hosts[i]);
+  update_counter(i, simgrid::s4u::Engine::get_clock());
+  return counter_j_[i];
 }
 
 }  // namespace vnsim::sim
