@@ -48,8 +48,9 @@ struct SiaIlpProblem {
   // > 0: a CBC round whose start the certificate does not prove is searched
   // (depth-first, at most this many nodes) for an allocation cheaper than
   // the start by 1e-6; when there is none, CBC would return the start, and
-  // the round returns it (policies/src/sia_start_search.hpp). 0: CBC.
-  long max_search_nodes = 20000;
+  // the round returns it (policies/src/sia_start_search.hpp). 0: CBC. Off by
+  // default: on the measured traces it saved no CPU (docs/PERFORMANCE.md).
+  long max_search_nodes = 0;
   // true (with max_search_nodes > 0): CBC rounds on two types take the
   // search's cheapest allocation (the first of equal ones in its order)
   // where it finishes within max_search_nodes, CBC otherwise. Decisions may
