@@ -65,6 +65,24 @@ TEST(SiaStartSearch, AnswersAsEnumerationOnRandomProblems) {
   EXPECT_GT(found, 60);
 }
 
+// The first test's round as Sia's ILP (p = -0.5, penalty 1.1: a value v
+// costs v^-0.5 - 1.1): the start, which repair_fill gives, is the optimum,
+// the certificate cannot prove it and the search does; the answer is CBC's.
+TEST(SiaStartSearch, ARoundTheCertificateLeavesAnswersAsCbc) {
+  SiaIlpProblem p;
+  p.configs = {{0, 2, 1}, {1, 2, 1}};
+  p.capacity = {4, 3};
+  p.relative_gap = 1e-4;
+  p.max_bb_nodes = 100;
+  for (double c : {-1.0, -0.95, -0.9}) p.value.push_back({std::pow(c + 1.1, -2), 0});
+  for (double c : {-0.8, -0.7}) p.value.push_back({0, std::pow(c + 1.1, -2)});
+  p.max_search_nodes = 0;
+  const std::vector<int> cbc = solve_sia_ilp(p);
+  EXPECT_EQ(cbc, (std::vector<int>{0, 0, -1, 1, -1}));
+  p.max_search_nodes = 1000;
+  EXPECT_EQ(solve_sia_ilp(p), cbc);
+}
+
 // Rounds of Sia's shape on two types (shaped_round) busier than the
 // certificate's test: 60 jobs for some 50 GPUs, so that the relaxation
 // splits jobs and the certificate proves the start less often. With the
