@@ -15,6 +15,7 @@
 
 #include "sia_certificate.hpp"
 #include "sia_knapsack.hpp"
+#include "sia_start_search.hpp"
 
 namespace vnsim {
 
@@ -291,22 +292,36 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
                       std::move(chosen));
   }
   const std::vector<double> start = repair_fill(problem, groups, columns, cost, cheapest);
-  if (problem.certify_start) {
+  double start_cost = 0;
+  for (std::size_t col = 0; col < columns.size(); ++col) start_cost += start[col] * cost[col];
+  if (problem.certify_start || problem.max_search_nodes > 0) {
     // When no allocation costs less than the start minus 1e-6 (a tenth of
     // CBC's cutoff increment of 1e-5), CBC would return the start itself
     // (sia_certificate.hpp): the same answer without a solve.
+    const double target = start_cost - 1e-6;
     const std::vector<std::size_t> members = member_counts(groups);
     std::vector<PricedColumn> priced;
     priced.reserve(columns.size());
-    double start_cost = 0;
     for (std::size_t col = 0; col < columns.size(); ++col) {
       const SiaConfig& cfg = problem.configs[columns[col].config];
       priced.push_back(PricedColumn{columns[col].group, cfg.type, cfg.gpus, cost[col]});
-      start_cost += start[col] * cost[col];
     }
-    if (start_lower_bound(members, priced, problem.capacity, start) >= start_cost - 1e-6) {
+    if (problem.certify_start && start_lower_bound(members, priced, problem.capacity, start) >= target)
       return hand_out(groups, columns, start, std::move(chosen));
+    if (problem.exact_two_types && problem.max_search_nodes > 0) {
+      std::vector<long> counts;
+      const BelowTarget below = cheapest_below(members, priced, problem.capacity, start_cost - 1e-9,
+                                               problem.max_search_nodes, counts);
+      if (below == BelowTarget::kNone) return hand_out(groups, columns, start, std::move(chosen));
+      if (below == BelowTarget::kFound)
+        return hand_out(groups, columns, std::vector<double>(counts.begin(), counts.end()),
+                        std::move(chosen));
     }
+    // Where the certificate's prices fall short (the relaxation splits a
+    // few jobs), the search proves the same (sia_start_search.hpp).
+    if (problem.max_search_nodes > 0 && allocation_below(members, priced, problem.capacity, target,
+                                                         problem.max_search_nodes) == BelowTarget::kNone)
+      return hand_out(groups, columns, start, std::move(chosen));
   }
 
   CoinPackedMatrix matrix(false, 0, 0);
@@ -349,8 +364,6 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
   CbcModel model(solver);
   model.setLogLevel(0);
   model.messageHandler()->setLogLevel(0);
-  double start_cost = 0;
-  for (std::size_t col = 0; col < columns.size(); ++col) start_cost += start[col] * cost[col];
   model.setBestSolution(start.data(), static_cast<int>(columns.size()), start_cost, true);
   if (problem.relative_gap > 0) model.setAllowableFractionGap(problem.relative_gap);
   if (problem.max_bb_nodes > 0) model.setMaximumNodes(problem.max_bb_nodes);

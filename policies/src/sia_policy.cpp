@@ -306,6 +306,8 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.max_bb_nodes = params_.max_bb_nodes;
   problem.knapsack = params_.knapsack;
   problem.certify_start = params_.certify_start;
+  problem.max_search_nodes = params_.search_nodes;
+  problem.exact_two_types = params_.exact_two_types;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 
@@ -531,6 +533,12 @@ const PolicyRegistration kSia(
         .flag("certify_start", &SiaParams::certify_start,
               "1: a CBC round whose start allocation a Lagrangian bound proves optimal skips CBC (same "
               "answer); 0: CBC every such round")
+        .whole("search_nodes", &SiaParams::search_nodes, 0, 100000000,
+               "CBC rounds whose start the certificate leaves unproven: a search of at most this many nodes "
+               "for a cheaper allocation, skipping CBC where none exists (same answer); 0: CBC")
+        .flag("exact_two_types", &SiaParams::exact_two_types,
+              "1: CBC rounds take that search's optimum where it finishes within search_nodes (decisions "
+              "may differ from CBC's capped search); 0: CBC's answer")
         .flag("skip_rounds", &SiaParams::skip_rounds,
               "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
         .flag("reuse_standing", &SiaParams::reuse_standing,

@@ -45,6 +45,17 @@ struct SiaIlpProblem {
   // without calling CBC, which would return it too (policies/src/
   // sia_certificate.hpp); false: CBC is called.
   bool certify_start = true;
+  // > 0: a CBC round whose start the certificate does not prove is searched
+  // (depth-first, at most this many nodes) for an allocation cheaper than
+  // the start by 1e-6; when there is none, CBC would return the start, and
+  // the round returns it (policies/src/sia_start_search.hpp). 0: CBC. Off by
+  // default: on the measured traces it saved no CPU (docs/PERFORMANCE.md).
+  long max_search_nodes = 0;
+  // true (with max_search_nodes > 0): CBC rounds on two types take the
+  // search's cheapest allocation (the first of equal ones in its order)
+  // where it finishes within max_search_nodes, CBC otherwise. Decisions may
+  // differ from CBC's, whose search stops at max_bb_nodes and relative_gap.
+  bool exact_two_types = false;
   // The knapsack's bound on jobs x (GPUs + 1) x configurations per job of
   // its table, after the bound test has fixed the jobs it can (about 1 ns
   // each; the table takes at most 2 bytes per unit): above it, CBC.

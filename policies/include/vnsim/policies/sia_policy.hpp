@@ -42,8 +42,10 @@ struct SiaParams {
   int max_bb_nodes = 100;           // CBC branch-and-bound nodes per round; 0: no limit (docs/POLICIES.md)
   bool knapsack = true;             // one GPU type: exact knapsack DP instead of CBC (sia_ilp.hpp)
   bool certify_start = true;        // skip CBC where the start is proven optimal (sia_ilp.hpp)
-  bool reuse_standing = true;       // unchanged rounds keep the standing allocation while proven optimal
-  bool skip_rounds = true;          // with reuse_standing: rounds that would decide nothing are not run
+  int search_nodes = 0;          // the start's search when the certificate falls short; 0: off (sia_ilp.hpp)
+  bool exact_two_types = false;  // CBC rounds take the search's optimum (changes decisions; sia_ilp.hpp)
+  bool reuse_standing = true;    // unchanged rounds keep the standing allocation while proven optimal
+  bool skip_rounds = true;       // with reuse_standing: rounds that would decide nothing are not run
 };
 
 class SiaPolicy : public Policy {
