@@ -143,12 +143,12 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
   double sum = 0;
   for (std::size_t j = 0; j < n_jobs; ++j) {
     Row& r = rows[j];
-    const double u = uniform01(rng_);
+    const std::uint64_t u53 = draw53(rng_);
     // Mutation's "back to the current row" is the copy itself; the source
     // is selected without a branch, which the random draw would mispredict.
-    const bool back = u < kBackToCurrent;
+    const bool back = u53 < kBackToCurrent53;
     r = back ? current[j] : (j < cut ? from_a : from_b)[j];
-    if (!back && u < kMutated) mutate_row(j, r, u);
+    if (!back && u53 < kMutated53) mutate_row(j, r, u53);
     if (r.n > 1)
       repair_row(j, r);
     else
@@ -157,8 +157,9 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
     if (sum >= lost_from && fitness_of_sum(sum) <= must_beat) {
       // Lost whatever the rows after j hold: only their draws are taken.
       for (std::size_t k = j + 1; k < n_jobs; ++k) {
-        const double v = uniform01(rng_);
-        if (v >= kBackToCurrent && v < kMutated) take_mutation_draws((k < cut ? from_a : from_b)[k], v);
+        const std::uint64_t v53 = draw53(rng_);
+        if (v53 >= kBackToCurrent53 && v53 < kMutated53)
+          take_mutation_draws((k < cut ? from_a : from_b)[k], v53);
       }
       rows_repaired_ += static_cast<long>(j + 1);
       rows_scored_ += static_cast<long>(j + 1);
@@ -173,23 +174,23 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
 
 void Search::mutate(Individual& ind) {
   ind.repaired = false;
-  for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(j, ind.rows[j], uniform01(rng_));
+  for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(j, ind.rows[j], draw53(rng_));
 }
 
-void Search::mutate_row(std::size_t j, Row& r, double u) {
-  if (u < kBackToCurrent) {
+void Search::mutate_row(std::size_t j, Row& r, std::uint64_t u53) {
+  if (u53 < kBackToCurrent53) {
     r = current_rows_[j];  // its term as fitness() would price it
-  } else if (u < 0.2) {
+  } else if (u53 < kSparser53) {
     bool dropped = false;
     for (int i = 0; i < r.n; ++i)
-      if (uniform01(rng_) < 0.1) {
+      if (draw53(rng_) < kDropNode53) {
         r.count[i] = 0;
         dropped = true;
       }
     if (r.compact() || dropped) r.scored = false;
-  } else if (u < kMutated) {
+  } else if (u53 < kMutated53) {
     int slot = -1;
-    if (r.n > 0 && uniform01(rng_) < 0.5) {
+    if (r.n > 0 && draw53(rng_) < kSameSlot53) {
       slot = static_cast<int>(pick(rng_, r.n));
     } else {
       const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
@@ -212,17 +213,17 @@ void Search::mutate_row(std::size_t j, Row& r, double u) {
   }
 }
 
-void Search::take_mutation_draws(const Row& r, double u) {
+void Search::take_mutation_draws(const Row& r, std::uint64_t u53) {
   // As many draws as mutate_row(r, u) takes, without its row: pick() is
   // one draw whatever its range, so only the draws that choose whether a
   // later one is taken are looked at.
-  if (u < kBackToCurrent) return;
-  if (u < 0.2) {
+  if (u53 < kBackToCurrent53) return;
+  if (u53 < kSparser53) {
     for (int i = 0; i < r.n; ++i) rng_();  // a draw per node: dropped or not
     return;
   }
-  if (u >= kMutated) return;
-  if (r.n > 0 && uniform01(rng_) < 0.5) {
+  if (u53 >= kMutated53) return;
+  if (r.n > 0 && draw53(rng_) < kSameSlot53) {
     rng_();  // the slot
     rng_();  // its raised count
     return;

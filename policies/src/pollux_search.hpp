@@ -98,8 +98,22 @@ static_assert(sizeof(Row) <= 64, "a row fits a cache line");
 
 // Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
 // not std:: distributions (whose algorithms differ between libraries).
+// uniform01() is the top 53 bits of a draw, scaled by 2^-53 (exact).
+inline std::uint64_t draw53(Mt19937_64Blocks& rng) {
+  return rng() >> 11;
+}
 inline double uniform01(Mt19937_64Blocks& rng) {
-  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  return static_cast<double>(draw53(rng)) * 0x1.0p-53;
+}
+// For 0 <= k <= 1: uniform01() < k exactly when draw53() < below53(k). With
+// m = draw53(), uniform01() is m * 2^-53 to the bit (m < 2^53), and k * 2^53
+// is exact (a power-of-two scaling), so the comparison is m < k * 2^53 in
+// real numbers, which for an integer m is m < ceil(k * 2^53). Mutation's
+// draws are then compared as integers, without converting each to a double.
+constexpr std::uint64_t below53(double k) {
+  const double scaled = k * 0x1.0p53;
+  const auto whole = static_cast<std::uint64_t>(scaled);  // floor: scaled >= 0
+  return static_cast<double>(whole) < scaled ? whole + 1 : whole;
 }
 inline std::size_t pick(Mt19937_64Blocks& rng, std::size_t n) {
   return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));
@@ -288,13 +302,19 @@ class Search {
  private:
   // Mutation's draw u: back to the current row below kBackToCurrent; the row
   // is left as it is from kMutated on.
+  // Its draws are compared as draw53() integers (below53()).
   static constexpr double kBackToCurrent = 0.1;
   static constexpr double kMutated = 0.3;
-  // mutate() on row r of job j, whose first draw u is given.
-  void mutate_row(std::size_t j, Row& r, double u);
-  // The draws mutate_row(j, r, u) takes, none of its changes: for a child
+  static constexpr std::uint64_t kBackToCurrent53 = below53(kBackToCurrent);
+  static constexpr std::uint64_t kSparser53 = below53(0.2);  // "sparser" below, "raise" from it
+  static constexpr std::uint64_t kMutated53 = below53(kMutated);
+  static constexpr std::uint64_t kDropNode53 = below53(0.1);  // "sparser" drops a node
+  static constexpr std::uint64_t kSameSlot53 = below53(0.5);  // "raise" picks one of the row's nodes
+  // mutate() on row r of job j, whose first draw is given (as draw53()).
+  void mutate_row(std::size_t j, Row& r, std::uint64_t u53);
+  // The draws mutate_row(j, r, u53) takes, none of its changes: for a child
   // breed() leaves unfinished.
-  void take_mutation_draws(const Row& r, double u);
+  void take_mutation_draws(const Row& r, std::uint64_t u53);
   // Starts a repair: no node claimed or used yet.
   void begin_repair();
   // repair() on row r of job j, after the rows before it.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -434,6 +435,26 @@ TEST(PolluxSearch, ARepairedChildStaysAsItIsWhenRepairedAgainInAnyOrderWithRowsD
   // An individual mutated after its repair is no longer known repaired.
   search.mutate(child);
   EXPECT_FALSE(child.repaired);
+}
+
+TEST(PolluxSearch, ADrawComparedAsAnIntegerIsTheSameComparisonAsItsDouble) {
+  // Mutation compares draw53() with below53(k) where it compared
+  // uniform01() with k: the same answer for every draw. Checked at the
+  // integers around each threshold (where a floor instead of a ceiling, or
+  // an off-by-one, would differ), at both ends, and on 100,000 draws.
+  for (const double k : {0.0, 0.1, 0.2, 0.3, 0.5, 1.0 / 3, 0.75, 1.0}) {
+    const std::uint64_t t = pollux::below53(k);
+    for (std::uint64_t m : {t - 2, t - 1, t, t + 1, t + 2, std::uint64_t{0}, (std::uint64_t{1} << 53) - 1}) {
+      if (m >= (std::uint64_t{1} << 53)) continue;  // not a draw53() (t - 2 wrapped, t + 2 past the top)
+      EXPECT_EQ(static_cast<double>(m) * 0x1.0p-53 < k, m < t) << "k " << k << " m " << m;
+    }
+  }
+  Mt19937_64Blocks as_double(7), as_integer(7);
+  for (int i = 0; i < 100000; ++i) {
+    const double u = pollux::uniform01(as_double);
+    const std::uint64_t m = pollux::draw53(as_integer);
+    for (const double k : {0.1, 0.2, 0.3, 0.5}) ASSERT_EQ(u < k, m < pollux::below53(k));
+  }
 }
 
 TEST(PolluxSearch, ARowIsACacheLineAndANodeOfMoreGpusThanItCountsIsRejected) {
