@@ -14,6 +14,7 @@
 // No SimGrid type here: `Link` is any pointer type.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -44,14 +45,14 @@ class RingLinkUsers {
     if (ring >= entries_.size()) entries_.resize(ring + 1);
     if (ring >= ids_.size()) ids_.resize(ring + 1);
     std::vector<Entry*>& mine = entries_[ring];
-    std::vector<std::size_t>& ids = ids_[ring];
+    std::vector<std::uint32_t>& ids = ids_[ring];
     mine.clear();
     ids.clear();
     for (const auto& [l, own_Bps] : loads) {
       auto [it, fresh] = users_.try_emplace(l);
       Entry& e = it->second;
       if (fresh) {
-        e.id = user_count_.size();
+        e.id = static_cast<std::uint32_t>(user_count_.size());
         user_count_.push_back(0);
       }
       e.link = l;
@@ -147,7 +148,7 @@ class RingLinkUsers {
       for (std::size_t next = 0; next < c.rings.size(); ++next) {
         found_first_.push_back(found_.size());
         const std::vector<Entry*>& mine = entries_[c.rings[next]];
-        const std::vector<std::size_t>& ids = ids_[c.rings[next]];
+        const std::vector<std::uint32_t>& ids = ids_[c.rings[next]];
         for (std::size_t k = 0; k < mine.size(); ++k) {
           // Most of a ring's links are its own (a dense count, no cache
           // miss on their entries).
@@ -207,7 +208,7 @@ class RingLinkUsers {
   };
   struct Entry {
     Link link{};
-    std::size_t id = 0;  // its place in user_count_
+    std::uint32_t id = 0;  // its place in user_count_
     std::vector<User> users;
     std::size_t seen = 0;      // generation_ of the last take_changed that reached it
     bool contends = false;     // as found then
@@ -228,8 +229,9 @@ class RingLinkUsers {
   std::vector<std::vector<Entry*>> entries_;  // per ring, its links' entries while added
   // Per ring, its links' ids (Entry::id), as entries_; per link id, its
   // number of rings (users.size()), read by take_changed without the entry.
-  std::vector<std::vector<std::size_t>> ids_;
-  std::vector<std::size_t> user_count_;
+  // (32 bits: a platform has far fewer links, and ids_ is kept per job.)
+  std::vector<std::vector<std::uint32_t>> ids_;
+  std::vector<std::uint32_t> user_count_;
   void mark_changed(std::size_t ring) {
     if (ring >= is_changed_.size()) is_changed_.resize(ring + 1, 0);
     if (is_changed_[ring]) return;
