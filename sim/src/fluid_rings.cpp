@@ -140,7 +140,7 @@ void FluidRings::speed_changed(JobIndex job, double now) {
 // follows only from the rings on its contending links, so rings connected
 // through them (a component) are solved apart from every other component,
 // and only the components that hold a ring that started or changed speed,
-// or one a stopped ring shared a link with, are solved again: every other
+// or one a stopped ring shared a contending link with, are solved again: every other
 // ring keeps its stretch (RingLinkUsers::take_changed). On 10,000 GPUs
 // re-solving every ring on a shared link at each settle was the top symbol
 // of a sia replay (docs/PERFORMANCE.md, "Fluid rings: settle only what
