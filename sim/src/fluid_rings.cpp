@@ -121,6 +121,7 @@ long long FluidRings::stop(JobIndex job, double now, bool count) {
 
 void FluidRings::finish(JobIndex job) {
   let_go(job);
+  link_users_.forget(job);  // its run is over for good
 }
 
 // A fluid ring's compute speed changes its comm fraction, hence how much it

@@ -97,6 +97,13 @@ class RingLinkUsers {
       --changed_count_;
     }
   }
+  // `ring` (not added now) will never be added again: its lists' memory goes
+  // back (remove keeps it for a ring that restarts, as time slicing does;
+  // kept for every finished job of a 1M-job trace it was hundreds of MB).
+  void forget(std::size_t ring) {
+    if (ring < entries_.size()) std::vector<Entry*>().swap(entries_[ring]);
+    if (ring < ids_.size()) std::vector<std::uint32_t>().swap(ids_[ring]);
+  }
   // `ring` (one added) changed how it uses its links (its comm fraction).
   void changed(std::size_t ring) { mark_changed(ring); }
   // Whether anything changed since the last take_changed.
@@ -200,6 +207,13 @@ class RingLinkUsers {
   std::size_t users_visited() const { return users_visited_; }
   // Work counter: link entries take_changed has read, all calls together.
   std::size_t entries_read() const { return entries_read_; }
+  // Slots the per-ring lists hold (their capacity), all rings together.
+  std::size_t list_slots() const {
+    std::size_t n = 0;
+    for (const auto& v : entries_) n += v.capacity();
+    for (const auto& v : ids_) n += v.capacity();
+    return n;
+  }
 
  private:
   struct User {

@@ -196,6 +196,25 @@ TEST(FluidRingsLinks, AStopOnLinksThatFitBringsBackNoRing) {
   EXPECT_EQ(users.take_changed(capacity).size(), 3u);
 }
 
+// A stopped ring keeps its lists for a restart (a time slice's), but a
+// finished one gives them back: on the 1M-job bench every job's lists were
+// kept to the end of the run.
+TEST(FluidRingsLinks, AFinishedRingGivesItsListsBack) {
+  std::vector<int> storage(100);
+  Users users;
+  Loads loads;
+  for (int& link : storage) loads.emplace_back(&link, 1);
+  users.add(0, loads);
+  users.add(1, loads);
+  users.remove(0);
+  users.remove(1);
+  EXPECT_GE(users.list_slots(), 400u);
+  users.forget(0);
+  EXPECT_GE(users.list_slots(), 200u);
+  users.forget(1);
+  EXPECT_EQ(users.list_slots(), 0u);
+}
+
 // A settle's work follows what changed: 1,000 pairs of rings, each pair
 // overloading a link of its own. Once all are taken, a speed change in one
 // pair brings back that pair alone, reading its link's two users, and a
