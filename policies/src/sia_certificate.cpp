@@ -44,21 +44,38 @@ double bound_at(const std::vector<std::size_t>& members, const std::vector<Price
                 const std::vector<int>& capacity, const std::vector<bool>& room, Point mu) {
   for (std::size_t t = 0; t < 2; ++t)
     if (t >= room.size() || room[t] || mu[t] < 0) mu[t] = 0;
-  double bound = 0;
-  for (std::size_t t = 0; t < capacity.size(); ++t) bound -= mu[t] * capacity[t];
-  for (std::size_t col = 0; col < columns.size();) {
-    const std::size_t g = columns[col].group;
-    double least = 0;  // no configuration
-    for (; col < columns.size() && columns[col].group == g; ++col) {
-      const PricedColumn& c = columns[col];
-      least = std::min(least, c.cost + mu[static_cast<std::size_t>(c.type)] * c.gpus);
-    }
-    bound += static_cast<double>(members[g]) * least;
-  }
-  return bound;
+  return lagrangian_bound(members, columns, capacity, mu);
 }
 
 }  // namespace
+
+double lagrangian_bound(const std::vector<std::size_t>& members, const std::vector<PricedColumn>& columns,
+                        const std::vector<int>& capacity, const std::array<double, 2>& mu,
+                        std::array<double, 2>* slope) {
+  double bound = 0;
+  if (slope != nullptr) *slope = {0, 0};
+  for (std::size_t t = 0; t < capacity.size(); ++t) {
+    bound -= mu[t] * capacity[t];
+    if (slope != nullptr) (*slope)[t] = -static_cast<double>(capacity[t]);
+  }
+  for (std::size_t col = 0; col < columns.size();) {
+    const std::size_t g = columns[col].group;
+    double least = 0;  // no configuration
+    const PricedColumn* arg = nullptr;
+    for (; col < columns.size() && columns[col].group == g; ++col) {
+      const PricedColumn& c = columns[col];
+      const double reduced = c.cost + mu[static_cast<std::size_t>(c.type)] * c.gpus;
+      if (reduced < least) {
+        least = reduced;
+        arg = &c;
+      }
+    }
+    const double m = static_cast<double>(members[g]);
+    bound += m * least;
+    if (slope != nullptr && arg != nullptr) (*slope)[static_cast<std::size_t>(arg->type)] += m * arg->gpus;
+  }
+  return bound;
+}
 
 double start_lower_bound(const std::vector<std::size_t>& members, const std::vector<PricedColumn>& columns,
                          const std::vector<int>& capacity, const std::vector<double>& start) {

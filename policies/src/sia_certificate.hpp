@@ -20,6 +20,7 @@
 // start minus a tolerance below 1e-5 (sia_ilp.cpp: 1e-6), CBC returns the
 // start.
 // Private to policies/ (sia_ilp.cpp).
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -31,6 +32,13 @@ struct PricedColumn {
   int gpus;           // >= 1
   double cost;
 };
+
+// L(mu) for one or two types (mu[t] for t < capacity.size(); the caller
+// keeps mu >= 0), and with `slope` a subgradient: the GPUs of each type
+// that a minimiser of the relaxation takes, minus the capacity.
+double lagrangian_bound(const std::vector<std::size_t>& members, const std::vector<PricedColumn>& columns,
+                        const std::vector<int>& capacity, const std::array<double, 2>& mu,
+                        std::array<double, 2>* slope = nullptr);
 
 // The largest L(mu) found (see above) for a start that takes start[col] of
 // its group's members on each column; -infinity when there are more than

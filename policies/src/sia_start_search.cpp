@@ -10,33 +10,14 @@ namespace {
 
 using Prices = std::array<double, 2>;
 
-// L(mu) and a subgradient (the GPUs of each type that a minimiser of the
-// relaxation takes, minus the capacity).
+// L(mu) and a subgradient (sia_certificate.hpp).
 struct Relaxation {
   const std::vector<std::size_t>& members;
   const std::vector<PricedColumn>& columns;
-  std::array<double, 2> capacity;
+  const std::vector<int>& capacity;
 
   double at(const Prices& mu, Prices& slope) const {
-    double value = -mu[0] * capacity[0] - mu[1] * capacity[1];
-    slope = {-capacity[0], -capacity[1]};
-    for (std::size_t col = 0; col < columns.size();) {
-      const std::size_t g = columns[col].group;
-      double least = 0;  // none
-      const PricedColumn* arg = nullptr;
-      for (; col < columns.size() && columns[col].group == g; ++col) {
-        const PricedColumn& c = columns[col];
-        const double reduced = c.cost + mu[static_cast<std::size_t>(c.type)] * c.gpus;
-        if (reduced < least) {
-          least = reduced;
-          arg = &c;
-        }
-      }
-      const double m = static_cast<double>(members[g]);
-      value += m * least;
-      if (arg != nullptr) slope[static_cast<std::size_t>(arg->type)] += m * arg->gpus;
-    }
-    return value;
+    return lagrangian_bound(members, columns, capacity, mu, &slope);
   }
 };
 
@@ -149,9 +130,7 @@ BelowTarget search(const std::vector<std::size_t>& members, const std::vector<Pr
     if (counts != nullptr) counts->clear();
     return 0 < target ? BelowTarget::kFound : BelowTarget::kNone;
   }
-  const std::array<double, 2> cap{static_cast<double>(capacity[0]),
-                                  capacity.size() > 1 ? static_cast<double>(capacity[1]) : 0.0};
-  const Relaxation relax{members, columns, cap};
+  const Relaxation relax{members, columns, capacity};
   // No price above the largest |cost| per GPU raises L (every column's
   // reduced cost is >= 0 there).
   double top = 1;
