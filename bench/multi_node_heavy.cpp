@@ -96,9 +96,9 @@ int run(std::vector<std::string>& args) {
           ? bench::heavy_trace_at_load(count, seed, cluster, GpuCatalog::builtin(), ModelCatalog::builtin(),
                                        load)
           : bench::heavy_trace(count, seed, gpus_per_node, bench::default_mean_gap_s(cluster.gpu_count()));
-  const double offered = bench::offered_load(
-      jobs, bench::alone_gpu_seconds(jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin()),
-      cluster.gpu_count());
+  const double offered =
+      offered_load(jobs, alone_gpu_seconds(jobs, cluster, GpuCatalog::builtin(), ModelCatalog::builtin()),
+                   cluster.gpu_count());
   if (to_jsonl) {
     write_jsonl(target, jobs, load > 0);
     std::fprintf(stderr, "%s: %zu jobs, arrivals over %.0f s, offered_load=%.4g\n", target.c_str(),

@@ -1,10 +1,13 @@
 // What `vnsim replay` tells the user while it runs and before (issue 21):
 // without a terminal, status lines on stderr (simulated time, jobs done,
 // jobs/s, RSS) at an interval VNSIM_STATUS_INTERVAL_S sets; none with
-// --quiet; and the opt-in actor ring engines say up front what they cost.
+// --quiet; the opt-in actor ring engines say up front what they cost, and so
+// does a trace that offers the cluster far more than it can do.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -82,6 +85,40 @@ TEST_F(ReplayProgressCli, ActorRingEnginesAreOptInAndSayWhatTheyCost) {
   }
   EXPECT_EQ(vnsim(kReplay + p("o") + " --fluid-rings --actor-rings"), 2);
   EXPECT_NE(err().find("pick one ring engine"), std::string::npos) << err();
+}
+
+// 20 one-GPU jobs of a million ImageNet iterations, one a second: thousands
+// of times what the 16-GPU testbed can do while they arrive. The note says
+// so, whatever the policy or --quiet, and the --arrival-scale it suggests
+// brings the load to 0.8, where no note is due.
+TEST_F(ReplayProgressCli, ATraceFarBeyondTheClusterSaysSoUpFront) {
+  const std::string trace = p("overload.jsonl");
+  {
+    std::ofstream f(trace);
+    for (int i = 0; i < 20; ++i)
+      f << "{\"id\": \"j" << i << "\", \"submit_s\": " << i
+        << ", \"gpus\": 1, \"model\": \"imagenet\", \"iterations\": 1000000}\n";
+  }
+  const std::string replay = "replay --cluster testbed --trace " + trace + " --policy fifo --quiet --out ";
+  ASSERT_EQ(vnsim(replay + p("o")), 0) << err();
+  const std::string note = err();
+  // Rows without a batch train at the model's default batch (docs/TRACES.md).
+  std::ifstream jobs(p("o") + "/jobs.csv");
+  const std::string csv((std::istreambuf_iterator<char>(jobs)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(csv.find("REJECTED"), std::string::npos) << csv;
+  EXPECT_NE(note.find("note: the trace offers the cluster "), std::string::npos) << note;
+  EXPECT_NE(note.find("can take hours on such a trace"), std::string::npos) << note;
+  const std::string flag = "--arrival-scale ";
+  const auto at = note.find(flag);
+  ASSERT_NE(at, std::string::npos) << note;
+  const double scale = std::strtod(note.c_str() + at + flag.size(), nullptr);
+  EXPECT_GT(scale, 0);
+  EXPECT_LT(scale, 0.01);
+  ASSERT_EQ(vnsim(replay + p("o") + " " + flag + std::to_string(scale)), 0) << err();
+  EXPECT_EQ(err().find("note: the trace offers"), std::string::npos) << err();
+  // A trace the cluster keeps up with gets no note.
+  ASSERT_EQ(vnsim(kReplay + p("o") + " --quiet"), 0) << err();
+  EXPECT_EQ(err().find("note: the trace offers"), std::string::npos) << err();
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/job_spec.hpp"
 #include "vnsim/core/model_catalog.hpp"
+#include "vnsim/policies/offered_load.hpp"
 
 namespace vnsim::bench {
 
@@ -28,16 +29,7 @@ double default_mean_gap_s(int cluster_gpus);
 // uniforms scaled by it (only the arrival times change).
 std::vector<JobSpec> heavy_trace(std::size_t count, std::uint64_t seed, int gpus_per_node, double mean_gap_s);
 
-// GPU-seconds of work of the jobs, each as GPUs x iterations x its iteration
-// time alone: consolidated on an empty cluster, idle network (AloneEstimator,
-// what policies see as a queued job's estimated run time). Jobs without a
-// placement on the cluster count 0.
-double alone_gpu_seconds(const std::vector<JobSpec>& jobs, const Cluster& cluster, const GpuCatalog& gpus,
-                         const ModelCatalog& models);
-
-// Offered load: work over what the cluster offers while the jobs arrive,
-// alone GPU-seconds / (cluster GPUs x (last submission - first)).
-double offered_load(const std::vector<JobSpec>& jobs, double alone_gpu_s, int cluster_gpus);
+// alone_gpu_seconds and offered_load: vnsim/policies/offered_load.hpp.
 
 // The mean arrival gap at which the cluster is offered `load` times its
 // capacity: mean alone GPU-seconds per job / (load x cluster GPUs).

@@ -17,6 +17,7 @@
 #include "allocations_csv.hpp"
 #include "args.hpp"
 #include "interrupt_watcher.hpp"
+#include "overload_note.hpp"
 #include "replay_progress.hpp"
 #include "staged_output.hpp"
 #include "trace_options.hpp"
@@ -317,6 +318,9 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   if (loaded.jobs.empty() && !args.has("--allow-empty"))
     throw InputError(trace + ": no job to replay (" + std::to_string(loaded.skipped.size()) +
                      " rows skipped); check --format and the filters, or pass --allow-empty");
+  const ModelCatalog& models = profile ? *profile : ModelCatalog::builtin();
+  std::cerr << overload_note(loaded.jobs, cluster, models,
+                             parse_number("--arrival-scale", args.get_or("--arrival-scale", "1")));
   // summary.json first: it is what makes a folder look like a finished run
   // (a sweep's resume looks for it), so a kill between two of these renames
   // never leaves a previous run looking complete.
@@ -332,9 +336,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   for (const JobSpec& j : loaded.jobs) job_ids.push_back(j.id);
   AllocationCsvStream allocations((staged.dir() / "allocations.csv").string(), std::move(job_ids));
   options.allocation_sink = [&allocations](const AllocationEvent& e) { allocations.add(e); };
-  ReplayResult result =
-      run_replay(cluster, GpuCatalog::builtin(), profile ? *profile : ModelCatalog::builtin(), loaded.jobs,
-                 *policy, options);
+  ReplayResult result = run_replay(cluster, GpuCatalog::builtin(), models, loaded.jobs, *policy, options);
   progress.finish();
 
   RunInfo info;

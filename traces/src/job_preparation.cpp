@@ -45,6 +45,10 @@ void prepare_jobs(std::vector<JobSpec>& jobs, std::vector<TraceIssue>& skipped, 
       scale_later[i] = jobs[i].trace_duration_s < 0 && jobs[i].iterations == 0;
   if (prep.model_rules) assign_models_by_rules(jobs, *prep.model_rules, prep.seed);
   if (cluster == nullptr) return;
+  // A job that gives its iterations but no batch (JSONL `global_batch` 0)
+  // trains at its model's default batch, as assign_work gives the others;
+  // before the fit below, which needs the batch.
+  fill_default_batches(jobs, ModelCatalog::builtin());
   // Before assign_work: a job's time per step depends on its virtual nodes.
   // A job that no V fits keeps its own and is rejected with the reason.
   for (auto& job : jobs)

@@ -121,4 +121,12 @@ void assign_work(std::vector<JobSpec>& jobs, const Cluster& cluster, const GpuCa
   }
 }
 
+void fill_default_batches(std::vector<JobSpec>& jobs, const ModelCatalog& models) {
+  for (auto& job : jobs) {
+    if (job.iterations <= 0 || job.global_batch > 0 || job.gpus < 1) continue;
+    if (const ModelParams* model = models.find(job.model))
+      job.global_batch = model->default_local_batch * job.effective_virtual_nodes();
+  }
+}
+
 }  // namespace vnsim

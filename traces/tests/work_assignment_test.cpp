@@ -202,5 +202,38 @@ TEST(AssignWork, LeavesJobsThatAlreadyHaveWork) {
   EXPECT_TRUE(jobs[1].model.empty());
 }
 
+// A JSONL job with iterations and a model but no batch trains at the model's
+// default batch (it was rejected with "global_batch must be > 0"); a given
+// batch, an unknown model and a job without iterations are left as they are.
+TEST(FillDefaultBatches, JobsWithIterationsButNoBatchGetTheModelsDefault) {
+  const ModelCatalog& models = ModelCatalog::builtin();
+  const int local = models.find("imagenet")->default_local_batch;
+  JobSpec plain;
+  plain.id = "plain";
+  plain.gpus = 2;
+  plain.model = "imagenet";
+  plain.iterations = 100;
+  JobSpec accumulating = plain;  // 3 virtual nodes per GPU
+  accumulating.id = "accumulating";
+  accumulating.virtual_nodes = 6;
+  JobSpec given = plain;
+  given.id = "given";
+  given.global_batch = 96;
+  JobSpec unknown = plain;
+  unknown.id = "unknown";
+  unknown.model = "no-such-model";
+  JobSpec no_work = plain;
+  no_work.id = "no-work";
+  no_work.iterations = 0;
+  std::vector<JobSpec> jobs = {plain, accumulating, given, unknown, no_work};
+  fill_default_batches(jobs, models);
+  EXPECT_EQ(jobs[0].global_batch, 2 * local);
+  EXPECT_EQ(jobs[1].global_batch, 6 * local);
+  EXPECT_EQ(jobs[2].global_batch, 96);
+  EXPECT_EQ(jobs[3].global_batch, 0);
+  EXPECT_EQ(jobs[4].global_batch, 0);
+  EXPECT_EQ(jobs[0].virtual_nodes, 0);  // the default stays implicit
+}
+
 }  // namespace
 }  // namespace vnsim

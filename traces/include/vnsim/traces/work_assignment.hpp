@@ -36,4 +36,11 @@ std::optional<double> model_target_samples(const std::string& model);
 void assign_work(std::vector<JobSpec>& jobs, const Cluster& cluster, const GpuCatalog& gpus,
                  const ModelCatalog& models, std::uint64_t seed);
 
+// Jobs that already have iterations and a catalog model but no global batch
+// (0, the JSONL default) get the model's default_local_batch x their virtual
+// nodes, the batch assign_work gives a job whose work it derives. Other jobs
+// are left untouched (an unknown model is rejected by the simulator with its
+// reason).
+void fill_default_batches(std::vector<JobSpec>& jobs, const ModelCatalog& models);
+
 }  // namespace vnsim
