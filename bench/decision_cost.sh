@@ -16,10 +16,11 @@
 # CSV columns: jobs,gpus,policy,status,wall_s,user_cpu_s,calls,
 # active_jobs_mean,scheduler_wall_s,scheduler_cpu_s,wall_us_per_call,
 # cpu_us_per_call,ns_per_call_per_active_log,unchanged_calls,
-# unchanged_cpu_us_per_call. ns_per_call_per_active_log is
+# unchanged_cpu_us_per_call,idle_calls,idle_cpu_us_per_call. ns_per_call_per_active_log is
 # the mean CPU per call over mean active x log2(mean active + 2), a ratio of
 # means; unchanged calls are those told of no changed job (a round with
-# nothing changed since the last call).
+# nothing changed since the last call), idle calls those of them that
+# also decided nothing.
 set -euo pipefail
 # shellcheck source=scripts/lib/help.sh
 source "$(dirname "$0")/../scripts/lib/help.sh"
@@ -33,7 +34,7 @@ large=${DECISION_POLICIES_1M:-"fifo tiresias gavel sia pollux"}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 inputs=${DECISION_INPUTS:-"$scratch"}
-echo "jobs,gpus,policy,status,wall_s,user_cpu_s,calls,active_jobs_mean,scheduler_wall_s,scheduler_cpu_s,wall_us_per_call,cpu_us_per_call,ns_per_call_per_active_log,unchanged_calls,unchanged_cpu_us_per_call" >"$csv"
+echo "jobs,gpus,policy,status,wall_s,user_cpu_s,calls,active_jobs_mean,scheduler_wall_s,scheduler_cpu_s,wall_us_per_call,cpu_us_per_call,ns_per_call_per_active_log,unchanged_calls,unchanged_cpu_us_per_call,idle_calls,idle_cpu_us_per_call" >"$csv"
 for jobs in $sizes; do
   read -r _ _ gpus < <("$root/bench/scale_inputs.sh" "$build" "$jobs" "$inputs")
   policies=$all
@@ -46,7 +47,7 @@ for jobs in $sizes; do
     [[ $status != 124 ]] || status=timeout
     [[ $status == completed || $status == timeout ]] || status=failed:$status
     read -r wall cpu < <(tail -n 1 "$scratch/time.txt")
-    row=",,,,,,,,"
+    row=",,,,,,,,,,"
     if [[ $status == completed ]]; then
       row=$(python3 - "$scratch/out/run.json" <<'PY'
 import json, math, sys
@@ -57,8 +58,10 @@ per_call = cpu / calls if calls else 0.0
 wall_per_call = wall / calls if calls else 0.0
 quiet = r["scheduler_unchanged_calls"]
 quiet_per_call = r["scheduler_unchanged_cpu_s"] / quiet if quiet else 0.0
+idle = r["scheduler_idle_calls"]
+idle_per_call = r["scheduler_idle_cpu_s"] / idle if idle else 0.0
 norm = per_call / (active * math.log2(active + 2)) if active > 0 else 0.0
-print(f"{calls},{active:.3f},{wall:.3f},{cpu:.3f},{wall_per_call * 1e6:.3f},{per_call * 1e6:.3f},{norm * 1e9:.2f},{quiet},{quiet_per_call * 1e6:.2f}")
+print(f"{calls},{active:.3f},{wall:.3f},{cpu:.3f},{wall_per_call * 1e6:.3f},{per_call * 1e6:.3f},{norm * 1e9:.2f},{quiet},{quiet_per_call * 1e6:.2f},{idle},{idle_per_call * 1e6:.2f}")
 PY
 )
     fi

@@ -264,6 +264,8 @@ void write_run_json(const std::string& path, const RunInfo& info) {
   r["scheduler_active_jobs_mean"] = round6(info.scheduler_active_jobs_mean, "scheduler_active_jobs_mean");
   r["scheduler_unchanged_calls"] = info.scheduler_unchanged_calls;
   r["scheduler_unchanged_cpu_s"] = round6(info.scheduler_unchanged_cpu_s, "scheduler_unchanged_cpu_s");
+  r["scheduler_idle_calls"] = info.scheduler_idle_calls;
+  r["scheduler_idle_cpu_s"] = round6(info.scheduler_idle_cpu_s, "scheduler_idle_cpu_s");
   r["peak_rss_mb"] = round6(info.peak_rss_mb, "peak_rss_mb");
   write_file(path, dump(r));
 }

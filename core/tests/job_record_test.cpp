@@ -154,6 +154,8 @@ RunInfo sample_info() {
   info.scheduler_cpu_measured_calls = 4;
   info.scheduler_unchanged_calls = 3;
   info.scheduler_unchanged_cpu_s = 0.03125;
+  info.scheduler_idle_calls = 2;
+  info.scheduler_idle_cpu_s = 0.015625;
   info.simgrid_version = "SimGrid 3.32";
   info.vnsim_version = "0.1.0";
   return info;
@@ -241,6 +243,8 @@ TEST(SummaryJson, LeavesRunToRunFactsOut) {
   other.scheduler_cpu_measured_calls = 9;
   other.scheduler_unchanged_calls = 9;
   other.scheduler_unchanged_cpu_s = 9;
+  other.scheduler_idle_calls = 9;
+  other.scheduler_idle_cpu_s = 9;
   write_summary_json(path, five_completed_one_rejected(), other);
   EXPECT_EQ(slurp(path), first);
   EXPECT_EQ(first.find("wall"), std::string::npos);
@@ -272,6 +276,8 @@ TEST(RunJson, HoldsWallTimeMemoryAndVersions) {
   "scheduler_active_jobs_mean": 2.5,
   "scheduler_unchanged_calls": 3,
   "scheduler_unchanged_cpu_s": 0.03125,
+  "scheduler_idle_calls": 2,
+  "scheduler_idle_cpu_s": 0.015625,
   "peak_rss_mb": 31.5
 }
 )");

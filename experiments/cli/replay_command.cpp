@@ -351,6 +351,8 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   info.scheduler_cpu_measured_calls = result.scheduler_cpu_measured_calls;
   info.scheduler_unchanged_calls = result.scheduler_unchanged_calls;
   info.scheduler_unchanged_cpu_s = result.scheduler_unchanged_cpu_s;
+  info.scheduler_idle_calls = result.scheduler_idle_calls;
+  info.scheduler_idle_cpu_s = result.scheduler_idle_cpu_s;
   info.simgrid_version = simgrid_version();
   info.vnsim_version = VNSIM_VERSION;
   info.usage = result.usage;

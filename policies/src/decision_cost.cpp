@@ -16,20 +16,25 @@ bool DecisionCost::measures(bool at_timer, bool unchanged) const {
   return at_timer || kinds_[kind(at_timer, unchanged)].calls * kGolden < kShare;
 }
 
-void DecisionCost::add(bool at_timer, bool unchanged, std::size_t active_jobs, double wall_s,
+void DecisionCost::add(bool at_timer, bool unchanged, bool decided, std::size_t active_jobs, double wall_s,
                        std::optional<double> cpu_s) {
   Kind& k = kinds_[kind(at_timer, unchanged)];
+  const bool idle = unchanged && !decided;
   ++k.calls;
+  k.idle += idle;
   if (cpu_s) {
     ++k.measured;
     k.cpu_s += *cpu_s;
+    if (idle) k.idle_cpu_s += *cpu_s;
   }
   active_jobs_ += active_jobs;
   wall_s_ += wall_s;
 }
 
-double DecisionCost::Kind::estimate_s() const {
-  return measured == 0 ? 0 : cpu_s * static_cast<double>(calls) / static_cast<double>(measured);
+// The measured calls' time (all of them, or a part) scaled to all calls of
+// the kind.
+double DecisionCost::Kind::estimate_s(double measured_s) const {
+  return measured == 0 ? 0 : measured_s * static_cast<double>(calls) / static_cast<double>(measured);
 }
 
 std::uint64_t DecisionCost::calls() const {
@@ -55,12 +60,24 @@ std::uint64_t DecisionCost::measured_calls() const {
 
 double DecisionCost::cpu_s() const {
   double s = 0;
-  for (const Kind& k : kinds_) s += k.estimate_s();
+  for (const Kind& k : kinds_) s += k.estimate_s(k.cpu_s);
   return s;
 }
 
 double DecisionCost::unchanged_cpu_s() const {
-  return kinds_[kind(false, true)].estimate_s() + kinds_[kind(true, true)].estimate_s();
+  const Kind& a = kinds_[kind(false, true)];
+  const Kind& b = kinds_[kind(true, true)];
+  return a.estimate_s(a.cpu_s) + b.estimate_s(b.cpu_s);
+}
+
+std::uint64_t DecisionCost::idle_calls() const {
+  return kinds_[kind(false, true)].idle + kinds_[kind(true, true)].idle;
+}
+
+double DecisionCost::idle_cpu_s() const {
+  const Kind& a = kinds_[kind(false, true)];
+  const Kind& b = kinds_[kind(true, true)];
+  return a.estimate_s(a.idle_cpu_s) + b.estimate_s(b.idle_cpu_s);
 }
 
 }  // namespace vnsim

@@ -275,7 +275,7 @@ void PolicyDriver::run_policy(double now) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<Decision> decisions = policy_.decide(input);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    cost_.add(at_timer, unchanged, input.queued.size() + input.running.size(), wall,
+    cost_.add(at_timer, unchanged, !decisions.empty(), input.queued.size() + input.running.size(), wall,
               timed ? std::optional<double>(process_cpu_s() - cpu0) : std::nullopt);
     for (JobIndex j : changed_) is_changed_[j] = 0;
     changed_.clear();

@@ -9,13 +9,18 @@
 namespace vnsim {
 namespace {
 
-// Adds `calls` calls of one kind, `cpu(n)` seconds each for the n-th.
-template <class Cpu>
-void add_calls(DecisionCost& cost, int calls, bool at_timer, bool unchanged, Cpu cpu) {
+// Adds `calls` calls of one kind, `cpu(n)` seconds each for the n-th,
+// which decide something when `decided(n)`.
+template <class Cpu, class Decided>
+void add_calls(DecisionCost& cost, int calls, bool at_timer, bool unchanged, Cpu cpu, Decided decided) {
   for (int n = 0; n < calls; ++n) {
     const bool timed = cost.measures(at_timer, unchanged);
-    cost.add(at_timer, unchanged, 10, 1e-6, timed ? std::optional<double>(cpu(n)) : std::nullopt);
+    cost.add(at_timer, unchanged, decided(n), 10, 1e-6, timed ? std::optional<double>(cpu(n)) : std::nullopt);
   }
+}
+template <class Cpu>
+void add_calls(DecisionCost& cost, int calls, bool at_timer, bool unchanged, Cpu cpu) {
+  add_calls(cost, calls, at_timer, unchanged, cpu, [](int) { return true; });
 }
 
 TEST(DecisionCost, EveryCallAtTheTimerIsTimed) {
@@ -55,6 +60,24 @@ TEST(DecisionCost, EachKindIsScaledByItsOwnMeasuredShare) {
   EXPECT_EQ(cost.measured_calls(), 5u);
   EXPECT_DOUBLE_EQ(cost.cpu_s(), 15 + 1 + 0.25);
   EXPECT_DOUBLE_EQ(cost.unchanged_cpu_s(), 1);
+  EXPECT_EQ(cost.idle_calls(), 0u);
+}
+
+// Of the calls told of no change, those that decided nothing: at the timer
+// every third of 9 (3 x 2 s), and among 640 others every other one, 1 s
+// each, of which the sample times 11 (6 idle): 6 x 1 s x 640 / 11.
+TEST(DecisionCost, IdleCallsAreTheUnchangedOnesThatDecidedNothing) {
+  DecisionCost cost;
+  add_calls(
+      cost, 9, true, true, [](int) { return 2.0; }, [](int n) { return n % 3 != 0; });
+  add_calls(
+      cost, 640, false, true, [](int) { return 1.0; }, [](int n) { return n % 2 != 0; });
+  add_calls(
+      cost, 5, false, false, [](int) { return 1.0; }, [](int) { return false; });  // changed: never idle
+  EXPECT_EQ(cost.idle_calls(), 3u + 320);
+  EXPECT_EQ(cost.measured_calls(), 9u + 11 + 1);
+  EXPECT_DOUBLE_EQ(cost.idle_cpu_s(), 3 * 2.0 + 6 * 1.0 * 640 / 11);
+  EXPECT_DOUBLE_EQ(cost.unchanged_cpu_s(), 9 * 2.0 + 640 * 1.0);
 }
 
 }  // namespace

@@ -241,6 +241,7 @@ TEST(PolicyDriver, CountsDecideCallsAndTheActiveJobsEachIsHanded) {
   EXPECT_DOUBLE_EQ(cost.active_jobs_mean(), (2 + 2 + 3 + 3 + 3 + 2 + 2) / 7.0);
   // The first calls at 2 and at 4; the call after a batch is told of it.
   EXPECT_EQ(cost.unchanged_calls(), 2u);
+  EXPECT_EQ(cost.idle_calls(), 1u) << "the call at 2 started b and c, the one at 4 nothing";
   // No timer: the first call of each kind is timed, and the golden-ratio
   // sequence times none of the next four changed ones (0.618, 0.236,
   // 0.854, 0.472 are not below 1/64).

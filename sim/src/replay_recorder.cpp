@@ -184,6 +184,8 @@ ReplayResult ReplayRecorder::take(double simulated_end_s, const DecisionCost& sc
   result_.scheduler_cpu_measured_calls = scheduler.measured_calls();
   result_.scheduler_unchanged_calls = scheduler.unchanged_calls();
   result_.scheduler_unchanged_cpu_s = scheduler.unchanged_cpu_s();
+  result_.scheduler_idle_calls = scheduler.idle_calls();
+  result_.scheduler_idle_cpu_s = scheduler.idle_cpu_s();
   return std::move(result_);
 }
 

@@ -23,9 +23,9 @@ class DecisionCost {
   // `at_timer`: the policy's timer is due; `unchanged`: the call is told
   // of no changed job (InputChanges::jobs() empty).
   bool measures(bool at_timer, bool unchanged) const;
-  // One call, handed `active_jobs` (queued + running); `cpu_s` when
-  // measures() said so.
-  void add(bool at_timer, bool unchanged, std::size_t active_jobs, double wall_s,
+  // One call, handed `active_jobs` (queued + running), which returned
+  // decisions or not (`decided`); `cpu_s` when measures() said so.
+  void add(bool at_timer, bool unchanged, bool decided, std::size_t active_jobs, double wall_s,
            std::optional<double> cpu_s);
 
   std::uint64_t calls() const;
@@ -38,13 +38,19 @@ class DecisionCost {
   // themselves (about one read per measured call) is part of it.
   double cpu_s() const;
   double unchanged_cpu_s() const;
+  // The calls told of no changed job that also decided nothing: rounds a
+  // policy could have skipped, and their CPU time (estimated the same way).
+  std::uint64_t idle_calls() const;
+  double idle_cpu_s() const;
 
  private:
   struct Kind {
     std::uint64_t calls = 0;
     std::uint64_t measured = 0;
-    double cpu_s = 0;  // of the measured calls
-    double estimate_s() const;
+    double cpu_s = 0;        // of the measured calls
+    std::uint64_t idle = 0;  // unchanged calls that decided nothing
+    double idle_cpu_s = 0;   // of the measured ones among them
+    double estimate_s(double measured_s) const;
   };
   static std::size_t kind(bool at_timer, bool unchanged) {
     return (at_timer ? 2u : 0u) + (unchanged ? 1u : 0u);

@@ -140,6 +140,8 @@ struct ReplayResult {
   std::uint64_t scheduler_cpu_measured_calls = 0;
   std::uint64_t scheduler_unchanged_calls = 0;  // calls told of no changed job
   double scheduler_unchanged_cpu_s = 0;
+  std::uint64_t scheduler_idle_calls = 0;  // of those, the ones that decided nothing
+  double scheduler_idle_cpu_s = 0;
   ResourceUsage usage;  // cost and energy per GPU type, revocations
 };
 
