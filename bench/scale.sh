@@ -24,38 +24,20 @@ policies=${3:-"fifo tiresias gavel pollux sia"}
 rate_per_gpu=${4:-0.15}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-nodes=$(((jobs + 799) / 800))
-racks=$(((nodes + 24) / 25))
-gpus=$((nodes * 8))
+read -r nodes racks gpus < <("$root/bench/scale_inputs.sh" "$build" "$jobs" "$work" "$rate_per_gpu")
 rate=$(python3 -c "print($rate_per_gpu * $gpus)")
-python3 - "$work/cluster.json" "$nodes" "$racks" <<'PY'
-import json, sys
-path, nodes, racks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-spec = {"name": f"scale-{nodes}x8-v100",
-        "description": "bench/scale.sh: racks of 25 nodes x 8 V100, 2:1 uplinks",
-        "defaults": {"gpus": 8, "gpu_type": "V100",
-                     "intra": {"kind": "nvlink", "bandwidth_gbps": 2400, "latency_us": 1},
-                     "nic": {"bandwidth_gbps": 100, "latency_us": 1}},
-        "racks": []}
-left = nodes
-for r in range(racks):
-    n = min(25, left)
-    left -= n
-    spec["racks"].append({"name": f"r{r}", "oversubscription": 2, "uplink_latency_us": 1,
-                          "nodes": [{"name_prefix": f"r{r}n", "count": n}]})
-json.dump(spec, open(path, "w"), indent=1)
-PY
-"$build/vnsim" trace generate --kind philly --jobs "$jobs" --rate "$rate" --seed 1 --out "$work/trace.jsonl" >/dev/null
+cluster=$work/c$jobs.json
+trace=$work/t$jobs.jsonl
 echo "jobs=$jobs nodes=$nodes racks=$racks gpus=$gpus rate=${rate}/h"
 csv=${SCALE_CSV:-}
 if [[ -n "$csv" && ! -s "$csv" ]]; then
   echo "jobs,gpus,policy,status,wall_s,user_cpu_s,peak_rss_mb,gpu_utilisation,cpu_us_per_job" >"$csv"
 fi
 for p in $policies; do
-  if /usr/bin/time -o "$work/time.txt" -f "%e %U %M" timeout "${SCALE_TIMEOUT_S:-0}" "$build/vnsim" replay --cluster "$work/cluster.json" \
-      --trace "$work/trace.jsonl" --policy "$p" --out "$work/$p" --quiet; then
+  if /usr/bin/time -o "$work/time.txt" -f "%e %U %M" timeout "${SCALE_TIMEOUT_S:-0}" "$build/vnsim" replay --cluster "$cluster" \
+      --trace "$trace" --policy "$p" --out "$work/$p" --quiet; then
     read -r wall cpu rss <"$work/time.txt"
-    util=$(python3 "$root/bench/gpu_utilisation.py" "$work/$p/allocations.csv" "$work/trace.jsonl" "$gpus")
+    util=$(python3 "$root/bench/gpu_utilisation.py" "$work/$p/allocations.csv" "$trace" "$gpus")
     echo "policy=$p wall_s=$wall cpu_s=$cpu peak_rss_mb=$((rss / 1024)) gpu_utilisation=$util"
     per_job=$(python3 -c "print(f'{$cpu * 1e6 / $jobs:.1f}')")
     [[ -z "$csv" ]] || echo "$jobs,$gpus,$p,completed,$wall,$cpu,$((rss / 1024)),$util,$per_job" >>"$csv"

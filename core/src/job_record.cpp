@@ -258,6 +258,14 @@ void write_run_json(const std::string& path, const RunInfo& info) {
   if (!info.model_calibration.empty()) r["model_calibration"] = info.model_calibration;
   r["wall_s"] = round6(info.wall_s, "wall_s");
   r["scheduler_wall_s"] = round6(info.scheduler_wall_s, "scheduler_wall_s");
+  r["scheduler_cpu_s"] = round6(info.scheduler_cpu_s, "scheduler_cpu_s");
+  r["scheduler_cpu_measured_calls"] = info.scheduler_cpu_measured_calls;
+  r["scheduler_calls"] = info.scheduler_calls;
+  r["scheduler_active_jobs_mean"] = round6(info.scheduler_active_jobs_mean, "scheduler_active_jobs_mean");
+  r["scheduler_unchanged_calls"] = info.scheduler_unchanged_calls;
+  r["scheduler_unchanged_cpu_s"] = round6(info.scheduler_unchanged_cpu_s, "scheduler_unchanged_cpu_s");
+  r["scheduler_idle_calls"] = info.scheduler_idle_calls;
+  r["scheduler_idle_cpu_s"] = round6(info.scheduler_idle_cpu_s, "scheduler_idle_cpu_s");
   r["peak_rss_mb"] = round6(info.peak_rss_mb, "peak_rss_mb");
   write_file(path, dump(r));
 }

@@ -148,6 +148,14 @@ RunInfo sample_info() {
   info.wall_s = 1.25;
   info.peak_rss_mb = 31.5;
   info.scheduler_wall_s = 0.125;
+  info.scheduler_calls = 8;
+  info.scheduler_active_jobs_mean = 2.5;
+  info.scheduler_cpu_s = 0.0625;
+  info.scheduler_cpu_measured_calls = 4;
+  info.scheduler_unchanged_calls = 3;
+  info.scheduler_unchanged_cpu_s = 0.03125;
+  info.scheduler_idle_calls = 2;
+  info.scheduler_idle_cpu_s = 0.015625;
   info.simgrid_version = "SimGrid 3.32";
   info.vnsim_version = "0.1.0";
   return info;
@@ -229,6 +237,14 @@ TEST(SummaryJson, LeavesRunToRunFactsOut) {
   other.wall_s = 99;
   other.peak_rss_mb = 999;
   other.scheduler_wall_s = 9;
+  other.scheduler_calls = 99;
+  other.scheduler_active_jobs_mean = 9.5;
+  other.scheduler_cpu_s = 9;
+  other.scheduler_cpu_measured_calls = 9;
+  other.scheduler_unchanged_calls = 9;
+  other.scheduler_unchanged_cpu_s = 9;
+  other.scheduler_idle_calls = 9;
+  other.scheduler_idle_cpu_s = 9;
   write_summary_json(path, five_completed_one_rejected(), other);
   EXPECT_EQ(slurp(path), first);
   EXPECT_EQ(first.find("wall"), std::string::npos);
@@ -254,6 +270,14 @@ TEST(RunJson, HoldsWallTimeMemoryAndVersions) {
   "total_gpus": 4,
   "wall_s": 1.25,
   "scheduler_wall_s": 0.125,
+  "scheduler_cpu_s": 0.0625,
+  "scheduler_cpu_measured_calls": 4,
+  "scheduler_calls": 8,
+  "scheduler_active_jobs_mean": 2.5,
+  "scheduler_unchanged_calls": 3,
+  "scheduler_unchanged_cpu_s": 0.03125,
+  "scheduler_idle_calls": 2,
+  "scheduler_idle_cpu_s": 0.015625,
   "peak_rss_mb": 31.5
 }
 )");

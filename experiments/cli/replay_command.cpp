@@ -347,6 +347,14 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
   info.model_calibration = args.get_or("--model-calibration", "");
   info.total_gpus = cluster.gpu_count();
   info.scheduler_wall_s = result.scheduler_wall_s;
+  info.scheduler_calls = result.scheduler_calls;
+  info.scheduler_active_jobs_mean = result.scheduler_active_jobs_mean;
+  info.scheduler_cpu_s = result.scheduler_cpu_s;
+  info.scheduler_cpu_measured_calls = result.scheduler_cpu_measured_calls;
+  info.scheduler_unchanged_calls = result.scheduler_unchanged_calls;
+  info.scheduler_unchanged_cpu_s = result.scheduler_unchanged_cpu_s;
+  info.scheduler_idle_calls = result.scheduler_idle_calls;
+  info.scheduler_idle_cpu_s = result.scheduler_idle_cpu_s;
   info.simgrid_version = simgrid_version();
   info.vnsim_version = VNSIM_VERSION;
   info.usage = result.usage;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <numeric>
 #include <stdexcept>
 #include <type_traits>
@@ -27,6 +28,14 @@ const Entry* find_ranked(const std::vector<Entry>& list, JobIndex job, const std
   const auto it = std::lower_bound(list.begin(), list.end(), rank[job],
                                    [&](const Entry& e, Rank r) { return rank[e.index] < r; });
   return it != list.end() && it->index == job ? &*it : nullptr;
+}
+
+// CPU time of the whole process, so that threads a policy starts inside
+// decide() are counted; a system call (DecisionCost says which calls pay it).
+double process_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 }  // namespace
@@ -259,9 +268,15 @@ void PolicyDriver::run_policy(double now) {
     input.running = std::move(running_);
     const Changes changes(*this, input);
     input.changes = &changes;
+    const bool at_timer = timer_s_ && *timer_s_ <= now;
+    const bool unchanged = changed_.empty();
+    const bool timed = cost_.measures(at_timer, unchanged);
+    const double cpu0 = timed ? process_cpu_s() : 0;
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<Decision> decisions = policy_.decide(input);
-    scheduler_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cost_.add(at_timer, unchanged, !decisions.empty(), input.queued.size() + input.running.size(), wall,
+              timed ? std::optional<double>(process_cpu_s() - cpu0) : std::nullopt);
     for (JobIndex j : changed_) is_changed_[j] = 0;
     changed_.clear();
     queued_ = std::move(input.queued);

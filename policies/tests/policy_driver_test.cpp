@@ -215,6 +215,42 @@ TEST(PolicyDriver, EachCallIsToldWhichJobsChangedSinceTheLastAndFindsThemWhereTh
   EXPECT_EQ(told, (std::vector<std::string>{"0q 1q ", "0r ", "0gone 2q ", "1r ", "", "1q ", ""}));
 }
 
+// run.json's scheduler_calls and scheduler_active_jobs_mean: every call
+// counts, also the one that answers nothing after a batch, and a call's
+// active jobs are the queued and running entries it is handed (a finished
+// job no longer, a started one still).
+TEST(PolicyDriver, CountsDecideCallsAndTheActiveJobsEachIsHanded) {
+  DriverRig s({job("a", 0, 1), job("b", 0, 1), job("c", 1, 1), job("d", 1, 1)});
+  s.policy.script = [&](const SchedulerInput& in) -> std::vector<Decision> {
+    if (in.now_s == 0 && s.driver.phase(0) == PolicyDriver::Phase::Queued) return {StartJob{0, {{0}, {}}}};
+    if (in.now_s == 2 && s.driver.phase(1) == PolicyDriver::Phase::Queued)
+      return {StartJob{1, {{1}, {}}}, StartJob{2, {{2}, {}}}};
+    return {};
+  };
+  s.driver.process_arrivals(0);
+  s.driver.run_policy(0);  // a, b queued: 2 (starts a); then b queued, a running: 2
+  s.driver.finished(0);
+  s.driver.process_arrivals(1);
+  s.driver.run_policy(1);  // b, c, d queued: 3
+  s.driver.run_policy(2);  // 3, nothing changed since t=1 (starts b, c); then d queued, b, c running: 3
+  s.driver.finished(1);
+  s.driver.run_policy(3);  // d queued, c running: 2
+  s.driver.run_policy(4);  // the same 2, and nothing changed since the last call
+  const DecisionCost& cost = s.driver.decision_cost();
+  EXPECT_EQ(cost.calls(), 7u);
+  EXPECT_DOUBLE_EQ(cost.active_jobs_mean(), (2 + 2 + 3 + 3 + 3 + 2 + 2) / 7.0);
+  // The first calls at 2 and at 4; the call after a batch is told of it.
+  EXPECT_EQ(cost.unchanged_calls(), 2u);
+  EXPECT_EQ(cost.idle_calls(), 1u) << "the call at 2 started b and c, the one at 4 nothing";
+  // No timer: the first call of each kind is timed, and the golden-ratio
+  // sequence times none of the next four changed ones (0.618, 0.236,
+  // 0.854, 0.472 are not below 1/64).
+  EXPECT_EQ(cost.measured_calls(), 2u);
+  EXPECT_GE(cost.wall_s(), 0);
+  EXPECT_GE(cost.cpu_s(), cost.unchanged_cpu_s());
+  EXPECT_GE(cost.unchanged_cpu_s(), 0);
+}
+
 // A round-based policy preempts and starts many jobs in one batch of
 // decisions: the preempted jobs go back to their submission places and the
 // running list keeps start order, as if each had been requeued at once, but

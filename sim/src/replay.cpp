@@ -86,7 +86,7 @@ ReplayResult run_replay(const Cluster& cluster, const GpuCatalog& gpu_catalog, c
   if (!recorder.all_done())
     throw std::logic_error("replay ended with " + std::to_string(jobs.size() - recorder.jobs_done()) +
                            " jobs neither completed nor rejected");
-  return recorder.take(controller.last_event_s(), controller.scheduler_wall_s());
+  return recorder.take(controller.last_event_s(), controller.decision_cost());
 }
 
 }  // namespace vnsim

@@ -46,7 +46,7 @@ class ReplayController final : private PolicyExecutor {
   // The actor body. Returns when every job is completed or rejected.
   void run();
   double last_event_s() const { return lifecycle_.last_event_s(); }
-  double scheduler_wall_s() const { return driver_.scheduler_wall_s(); }
+  const DecisionCost& decision_cost() const { return driver_.decision_cost(); }
 
  private:
   // One wake at `now`, in the documented order.

@@ -174,10 +174,18 @@ void ReplayRecorder::count_done() {
   ++done_;
 }
 
-ReplayResult ReplayRecorder::take(double simulated_end_s, double scheduler_wall_s) {
+ReplayResult ReplayRecorder::take(double simulated_end_s, const DecisionCost& scheduler) {
   finish_usage(simulated_end_s);
   result_.simulated_end_s = simulated_end_s;
-  result_.scheduler_wall_s = scheduler_wall_s;
+  result_.scheduler_wall_s = scheduler.wall_s();
+  result_.scheduler_calls = scheduler.calls();
+  result_.scheduler_active_jobs_mean = scheduler.active_jobs_mean();
+  result_.scheduler_cpu_s = scheduler.cpu_s();
+  result_.scheduler_cpu_measured_calls = scheduler.measured_calls();
+  result_.scheduler_unchanged_calls = scheduler.unchanged_calls();
+  result_.scheduler_unchanged_cpu_s = scheduler.unchanged_cpu_s();
+  result_.scheduler_idle_calls = scheduler.idle_calls();
+  result_.scheduler_idle_cpu_s = scheduler.idle_cpu_s();
   return std::move(result_);
 }
 

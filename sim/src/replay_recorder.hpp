@@ -9,6 +9,7 @@
 
 #include "vnsim/core/job_record.hpp"
 #include "vnsim/core/job_spec.hpp"
+#include "vnsim/policies/decision_cost.hpp"
 #include "vnsim/sim/replay.hpp"
 
 namespace vnsim::sim {
@@ -75,7 +76,7 @@ class ReplayRecorder {
   std::size_t jobs_done() const { return done_; }
   bool all_done() const { return done_ == result_.jobs.size(); }
   // Moves the result out; call once, at the end.
-  ReplayResult take(double simulated_end_s, double scheduler_wall_s);
+  ReplayResult take(double simulated_end_s, const DecisionCost& scheduler);
 
  private:
   void count_done();

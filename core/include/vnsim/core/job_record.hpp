@@ -65,6 +65,16 @@ struct RunInfo {  // facts about the run itself, for summary.json
   double wall_s = 0;
   double peak_rss_mb = 0;
   double scheduler_wall_s = 0;
+  // decide() calls, their mean active jobs (queued + running) and process
+  // CPU time inside them (PolicyDriver's DecisionCost).
+  unsigned long long scheduler_calls = 0;
+  double scheduler_active_jobs_mean = 0;
+  double scheduler_cpu_s = 0;
+  unsigned long long scheduler_cpu_measured_calls = 0;  // the calls whose CPU time was read
+  unsigned long long scheduler_unchanged_calls = 0;     // the calls told of no changed job
+  double scheduler_unchanged_cpu_s = 0;
+  unsigned long long scheduler_idle_calls = 0;  // of those, the ones that decided nothing
+  double scheduler_idle_cpu_s = 0;
   int total_gpus = 0;
   std::string simgrid_version;  // filled by the caller (core never includes SimGrid)
   std::string vnsim_version;    // filled by the caller (the CLI knows its build version)

@@ -26,6 +26,7 @@
 #include "vnsim/core/model_catalog.hpp"
 #include "vnsim/core/topology.hpp"
 #include "vnsim/policies/alone_estimate.hpp"
+#include "vnsim/policies/decision_cost.hpp"
 #include "vnsim/policies/policy.hpp"
 
 namespace vnsim {
@@ -92,7 +93,8 @@ class PolicyDriver {
   std::optional<double> next_arrival_s() const;
   bool arrivals_left() const { return next_arrival_ < arrival_order_.size(); }
   std::optional<double> timer_s() const { return timer_s_; }
-  double scheduler_wall_s() const { return scheduler_wall_s_; }
+  // What the policy's decide() calls cost so far (run.json's scheduler_*).
+  const DecisionCost& decision_cost() const { return cost_; }
   // Whole-list passes over the queue and the running list (erase, insert,
   // filter, merge) so far: what the driver's bookkeeping costs, which a
   // test checks stays one per list and batch of decisions.
@@ -169,7 +171,7 @@ class PolicyDriver {
   std::vector<char> is_changed_;   // per job: in changed_
   std::optional<double> timer_s_;
   int idle_timer_wakes_ = 0;
-  double scheduler_wall_s_ = 0;
+  DecisionCost cost_;
 };
 
 }  // namespace vnsim

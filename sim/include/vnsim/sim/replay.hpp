@@ -2,6 +2,7 @@
 // Trace replay on the SimGrid model of a cluster. This header exposes no
 // SimGrid type: SimGrid stays inside sim/src.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -130,7 +131,18 @@ struct ReplayResult {
   std::vector<AllocationEvent> allocations;  // empty with ReplayOptions::allocation_sink
   double simulated_end_s = 0;
   double scheduler_wall_s = 0;  // wall time spent inside Policy::decide
-  ResourceUsage usage;          // cost and energy per GPU type, revocations
+  // PolicyDriver's DecisionCost: decide() calls, their mean active jobs
+  // (queued + running handed to the call) and process CPU time inside them
+  // (estimated from the calls timed).
+  std::uint64_t scheduler_calls = 0;
+  double scheduler_active_jobs_mean = 0;
+  double scheduler_cpu_s = 0;
+  std::uint64_t scheduler_cpu_measured_calls = 0;
+  std::uint64_t scheduler_unchanged_calls = 0;  // calls told of no changed job
+  double scheduler_unchanged_cpu_s = 0;
+  std::uint64_t scheduler_idle_calls = 0;  // of those, the ones that decided nothing
+  double scheduler_idle_cpu_s = 0;
+  ResourceUsage usage;  // cost and energy per GPU type, revocations
 };
 
 // Runs the whole replay in this process. SimGrid allows one engine per
