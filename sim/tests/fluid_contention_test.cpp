@@ -213,6 +213,18 @@ TEST(FluidContention, ALinkThatCannotBeTheWorstIsNotSummed) {
   EXPECT_EQ(work_swapped.link_sums, work_one.link_sums);
 }
 
+// Every ring bounds its stretch on each of its links once a round, the
+// link it then sums first included: 20 rings on three links, two of them
+// overloaded, over every round.
+TEST(FluidContention, ARingBoundsEachOfItsLinksOnceARound) {
+  const std::vector<FluidRing> rings(20, ring(0.5, 1, {{0, 10}, {1, 10}, {2, 1}}));
+  FluidSolveWork work;
+  const auto s = fluid_allreduce_stretch(rings, {10, 50, 100}, &work);
+  EXPECT_EQ(s, every_sum(rings, {10, 50, 100}));
+  EXPECT_GT(work.rounds, 1u);
+  EXPECT_EQ(work.link_bounds, work.rounds * 20 * 3);
+}
+
 // A solver reused for another problem gives what a fresh one gives.
 TEST(FluidContention, AReusedSolverSolvesAsAFreshOne) {
   FluidStretchSolver solver;
