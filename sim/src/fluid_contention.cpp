@@ -87,8 +87,20 @@ const std::vector<double>& FluidStretchSolver::solve(std::span<const FluidRing> 
   for (std::size_t l = 0; l < links; ++l) first_user_[l + 1] += first_user_[l];
   users_.resize(first_user_[links]);
   fill_.assign(first_user_.begin(), first_user_.end() - 1);
-  for (std::size_t j = 0; j < rings.size(); ++j)
-    for (const FluidLinkLoad& l : rings[j].loads) users_[fill_[l.link]++] = User{j, l.own_Bps};
+  // slot_[first_load_[j] + k]: ring j's place among the users of its k-th
+  // load's link.
+  first_load_.resize(rings.size() + 1);
+  slot_.clear();
+  for (std::size_t j = 0; j < rings.size(); ++j) {
+    first_load_[j] = slot_.size();
+    for (const FluidLinkLoad& l : rings[j].loads) {
+      slot_.push_back(fill_[l.link]);
+      users_[fill_[l.link]++] = User{j, l.own_Bps};
+    }
+  }
+  first_load_[rings.size()] = slot_.size();
+  term_.resize(users_.size());
+  before_.resize(users_.size());
   const auto user_count = [this](std::size_t l) { return first_user_[l + 1] - first_user_[l]; };
   stretch_.assign(rings.size(), 1.0);
   phi_.resize(rings.size());
@@ -105,31 +117,34 @@ const std::vector<double>& FluidStretchSolver::solve(std::span<const FluidRing> 
     fit_limit_[l] = load_fit_limit(capacity_Bps[l], user_count(l));
     inv_capacity_[l] = 1 / capacity_Bps[l];
   }
-  first_load_.resize(rings.size() + 1);
   alone_.clear();
   inv_alone_.clear();
   std::size_t most_loads = 0;
   for (std::size_t j = 0; j < rings.size(); ++j) {
-    first_load_[j] = alone_.size();
     for (const FluidLinkLoad& l : rings[j].loads) {
       alone_.push_back(alone_on(l.own_Bps, capacity_Bps[l.link]));
       inv_alone_.push_back(1 / alone_.back());
     }
     most_loads = std::max(most_loads, rings[j].loads.size());
   }
-  first_load_[rings.size()] = alone_.size();
   if (bounds_.size() < most_loads) bounds_.resize(most_loads);
   for (int round = 0; round < kMaxRounds; ++round) {
     if (work != nullptr) ++work->rounds;
     for (std::size_t j = 0; j < rings.size(); ++j) phi_[j] = comm_fraction(rings[j], stretch_[j]);
     // Each link's expected load, all its rings together: a bound on what
-    // any one of them sees there (below).
+    // any one of them sees there (below). Each user's term and the sum
+    // before it are kept: a ring's sum over the others (exact, below) adds
+    // the same terms in the same order but its own, so it starts where the
+    // link's sum stood before its own term, bit for bit.
     for (std::size_t l = 0; l < links; ++l) {
       const std::size_t n = user_count(l);
       if (n < 2) continue;
       double sum = 0;
-      for (std::size_t u = first_user_[l]; u < first_user_[l + 1]; ++u)
-        sum += phi_[users_[u].ring] * users_[u].own_Bps;
+      for (std::size_t u = first_user_[l]; u < first_user_[l + 1]; ++u) {
+        before_[u] = sum;
+        term_[u] = phi_[users_[u].ring] * users_[u].own_Bps;
+        sum += term_[u];
+      }
       expected_[l] = sum;
       expected_bound_[l] = others_bound(sum, n);
     }
@@ -145,6 +160,8 @@ const std::vector<double>& FluidStretchSolver::solve(std::span<const FluidRing> 
       // Each link's bound is taken once a round (bounds_).
       const double* alone = alone_.data() + first_load_[j];
       const double* inv_alone = inv_alone_.data() + first_load_[j];
+      const std::size_t* slot = slot_.data() + first_load_[j];
+      const std::vector<FluidLinkLoad>& loads = rings[j].loads;
       const auto bound = [&](const FluidLinkLoad& l, double inv_alone_l) {
         if (work != nullptr) ++work->link_bounds;
         if (user_count(l.link) < 2) return 0.0;
@@ -155,14 +172,14 @@ const std::vector<double>& FluidStretchSolver::solve(std::span<const FluidRing> 
         if (l.own_Bps + expected_[l.link] <= fit_limit_[l.link]) return 0.0;
         return stretch_on_at_most(l.own_Bps, expected_bound_[l.link], inv_capacity_[l.link], inv_alone_l);
       };
-      const auto exact = [&](const FluidLinkLoad& l, double alone_l) {
+      const auto exact = [&](std::size_t k) {
         if (work != nullptr) ++work->link_sums;
-        double others = 0;
-        for (std::size_t u = first_user_[l.link]; u < first_user_[l.link + 1]; ++u)
-          if (users_[u].ring != j) others += phi_[users_[u].ring] * users_[u].own_Bps;
-        return stretch_on(l.own_Bps, others, capacity_Bps[l.link], alone_l);
+        const FluidLinkLoad& l = loads[k];
+        double others = before_[slot[k]];
+        if (work != nullptr) work->sum_terms += first_user_[l.link + 1] - slot[k] - 1;
+        for (std::size_t u = slot[k] + 1; u < first_user_[l.link + 1]; ++u) others += term_[u];
+        return stretch_on(l.own_Bps, others, capacity_Bps[l.link], alone[k]);
       };
-      const std::vector<FluidLinkLoad>& loads = rings[j].loads;
       std::size_t top = loads.size();
       double top_bound = 1;
       for (std::size_t k = 0; k < loads.size(); ++k) {
@@ -174,9 +191,9 @@ const std::vector<double>& FluidStretchSolver::solve(std::span<const FluidRing> 
       }
       double worst = 1;
       if (top < loads.size()) {
-        worst = std::max(worst, exact(loads[top], alone[top]));
+        worst = std::max(worst, exact(top));
         for (std::size_t k = 0; k < loads.size(); ++k)
-          if (k != top && bounds_[k] > worst) worst = std::max(worst, exact(loads[k], alone[k]));
+          if (k != top && bounds_[k] > worst) worst = std::max(worst, exact(k));
       }
       moved = std::max(moved, std::abs(worst - stretch_[j]) / stretch_[j]);
       stretch_[j] = worst;

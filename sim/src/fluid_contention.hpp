@@ -57,10 +57,11 @@ inline bool load_fits_link(double total_Bps, double capacity_Bps, std::size_t us
 
 // Work counters of fluid_allreduce_stretch: how many times it summed the
 // other rings' loads on a link for one ring (each O(rings on the link)),
-// how many times it bounded a ring's stretch on a link (each a few
-// divisions), and its rounds.
+// how many terms those sums added, how many times it bounded a ring's
+// stretch on a link (each a few divisions), and its rounds.
 struct FluidSolveWork {
   std::size_t link_sums = 0;
+  std::size_t sum_terms = 0;
   std::size_t link_bounds = 0;
   std::size_t rounds = 0;
 };
@@ -94,9 +95,13 @@ class FluidStretchSolver {
   std::vector<double> stretch_, phi_, expected_, expected_bound_;
   // Constant over the rounds: per link, load_fit_limit and 1 / capacity;
   // per ring j and its k-th load, the stretch it takes alone there and its
-  // inverse (alone_[first_load_[j] + k], inv_alone_ likewise).
+  // inverse (alone_[first_load_[j] + k], inv_alone_ likewise), and its place
+  // among the link's users (slot_, likewise).
   std::vector<double> fit_limit_, inv_capacity_, alone_, inv_alone_;
-  std::vector<std::size_t> first_load_;
+  std::vector<std::size_t> first_load_, slot_;
+  // Per user (users_'s place), in a round: its term of the link's expected
+  // load, and the link's sum before it.
+  std::vector<double> term_, before_;
   std::vector<double> bounds_;  // one ring's bound on each of its links, in a round
 };
 
