@@ -64,19 +64,32 @@ std::vector<Decision> place_chosen(const SchedulerInput& input, const PassChoice
     return place_candidate(placement, gpus, c);
   };
 
+  // The free GPUs with every victim not preempted yet given back: what a
+  // chosen job that does not fit the free ones could have at most. Made at
+  // the first such job and kept up to date after, as the same set (a start
+  // takes its GPUs from both; a preemption moves GPUs already in it into
+  // `free`), where a copy of `free` with the victims released again for
+  // each such job was the pass's own cost on a Gandiva slice that rotates
+  // some 20 jobs (docs/PERFORMANCE.md, "Gandiva's slices made cheaper
+  // (twelfth pass)"). `victim_gpus_from[v]`: the victims' GPUs from v on.
+  std::optional<FreeGpus> with_victims;
+  std::vector<int> victim_gpus_from;
   std::size_t next_victim = 0;
   for (const PassCandidate& c : choice.chosen_queued) {
     auto gpus = place_within(free, c, budget);
     if (!gpus && next_victim < victims.size()) {
       // Preempt only when giving back every remaining victim would let the
       // job in; otherwise the preemptions would buy nothing.
-      FreeGpus trial = free;
-      int trial_budget = budget;
-      for (std::size_t v = next_victim; v < victims.size(); ++v) {
-        trial.release(victims[v].placement->gpus);
-        if (capped) trial_budget += static_cast<int>(victims[v].placement->gpus.size());
+      if (!with_victims) {
+        with_victims.emplace(free);
+        for (std::size_t v = next_victim; v < victims.size(); ++v)
+          with_victims->release(victims[v].placement->gpus);
+        victim_gpus_from.assign(victims.size() + 1, 0);
+        for (std::size_t v = victims.size(); v-- > 0;)
+          victim_gpus_from[v] = victim_gpus_from[v + 1] + static_cast<int>(victims[v].placement->gpus.size());
       }
-      if (!place_within(trial, c, trial_budget)) continue;
+      const int trial_budget = capped ? budget + victim_gpus_from[next_victim] : budget;
+      if (!place_within(*with_victims, c, trial_budget)) continue;
       while (!gpus && next_victim < victims.size()) {
         const PassCandidate& v = victims[next_victim++];
         decisions.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{v.index});
@@ -87,6 +100,7 @@ std::vector<Decision> place_chosen(const SchedulerInput& input, const PassChoice
     }
     if (!gpus) continue;
     free.take(*gpus);
+    if (with_victims) with_victims->take(*gpus);
     if (capped) budget -= static_cast<int>(gpus->size());
     decisions.emplace_back(
         std::in_place_type<StartJob>,

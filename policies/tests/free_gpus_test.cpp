@@ -5,10 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
+#include <sstream>
+#include <variant>
 
+#include "../src/priority_pass.hpp"
 #include "vnsim/core/cluster.hpp"
 #include "vnsim/core/consolidated_placement.hpp"
 #include "vnsim/core/topology.hpp"
@@ -163,6 +168,101 @@ TEST(FreeGpus, ConsolidatedPlacementWithCountsMatchesThePlainScan) {
                                                 [&](NodeId n) { return view.free_on_node(n); });
     ASSERT_EQ(plain, counted) << "trial " << trial << " count " << count;
   }
+}
+
+// place_chosen as it was: for each chosen job that does not fit the free
+// GPUs, a fresh copy of them with every victim not preempted yet given back.
+std::vector<Decision> place_chosen_with_fresh_trials(const SchedulerInput& input, const PassChoice& choice,
+                                                     PlacementStrategy& placement) {
+  std::vector<Decision> out;
+  FreeGpus free(*input.view, input.running);
+  const bool capped = input.gpu_capacity >= 0;
+  int budget = capped ? input.gpu_capacity : std::numeric_limits<int>::max();
+  for (const RunningJob& r : input.running)
+    if (capped) budget -= static_cast<int>(r.placement.gpus.size());
+  const auto try_place = [&](const FreeGpus& gpus, const PassCandidate& c, int left) {
+    return c.spec->gpus > left ? std::nullopt : placement.place(gpus, c.spec->gpus, c.allowed);
+  };
+  std::size_t v = 0;
+  for (const PassCandidate& c : choice.chosen_queued) {
+    auto got = try_place(free, c, budget);
+    if (!got && v < choice.victims.size()) {
+      FreeGpus trial = free;
+      int trial_budget = budget;
+      for (std::size_t w = v; w < choice.victims.size(); ++w) {
+        trial.release(choice.victims[w].placement->gpus);
+        trial_budget += capped ? static_cast<int>(choice.victims[w].placement->gpus.size()) : 0;
+      }
+      if (!try_place(trial, c, trial_budget)) continue;
+      for (; !got && v < choice.victims.size(); ++v) {
+        out.emplace_back(std::in_place_type<PreemptJob>, PreemptJob{choice.victims[v].index});
+        free.release(choice.victims[v].placement->gpus);
+        budget += capped ? static_cast<int>(choice.victims[v].placement->gpus.size()) : 0;
+        got = try_place(free, c, budget);
+      }
+    }
+    if (!got) continue;
+    free.take(*got);
+    budget -= capped ? static_cast<int>(got->size()) : 0;
+    out.emplace_back(std::in_place_type<StartJob>, StartJob{c.index, Placement{*got, {}}});
+  }
+  return out;
+}
+
+std::string written(const std::vector<Decision>& decisions) {
+  std::ostringstream out;
+  for (const Decision& d : decisions) {
+    if (const auto* p = std::get_if<PreemptJob>(&d)) out << "preempt " << p->job << "; ";
+    if (const auto* s = std::get_if<StartJob>(&d)) {
+      out << "start " << s->job << ":";
+      for (GpuId g : s->placement.gpus) out << ' ' << g;
+      out << "; ";
+    }
+  }
+  return out.str();
+}
+
+// The free GPUs with the victims given back are kept as one set across the
+// chosen jobs (a start takes its GPUs from it too): the same preemptions
+// and starts, on the same GPUs, as with a fresh copy per job, on random
+// states of a 48-GPU cluster, capped (VC quota mode) or not.
+TEST(PlaceChosen, TheVictimsSetKeptAcrossJobsDecidesAsFreshCopies) {
+  const Cluster cluster(grid_spec(3, 4));  // 48 GPUs
+  const Topology topology(cluster);
+  std::mt19937_64 rng(5);
+  std::vector<JobSpec> specs(64);
+  for (JobSpec& spec : specs) spec.gpus = 1 + static_cast<int>(rng() % 12);
+  int preempting = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    ClusterView view(cluster, topology);
+    SchedulerInput input;
+    input.view = &view;
+    std::set<GpuId> free;
+    for (GpuId g = 0; g < cluster.gpu_count(); ++g) free.insert(g);
+    PassChoice choice;
+    JobIndex next = 0;
+    input.running.reserve(16);
+    for (int j = 0; j < 12; ++j) {
+      const auto gpus = draw(rng, free, specs[next].gpus);
+      if (static_cast<int>(gpus.size()) < specs[next].gpus) break;
+      view.allocate(gpus, next);
+      for (GpuId g : gpus) free.erase(g);
+      input.running.push_back(
+          RunningJob{next, &specs[next], Placement{gpus, std::vector<int>(gpus.size(), 1)}, 0, 0, -1});
+      ++next;
+    }
+    for (const RunningJob& r : input.running)
+      if (rng() % 3 != 0) choice.victims.push_back(PassCandidate{r.index, r.spec, kAnyGpuType, &r.placement});
+    std::shuffle(choice.victims.begin(), choice.victims.end(), rng);
+    for (int q = 0, n = 1 + static_cast<int>(rng() % 8); q < n; ++q, ++next)
+      choice.chosen_queued.push_back(PassCandidate{next, &specs[next], kAnyGpuType, nullptr});
+    if (trial % 2 == 1) input.gpu_capacity = cluster.gpu_count() - static_cast<int>(rng() % 16);
+    const auto placement = make_placement("consolidated");
+    const std::string got = written(place_chosen(input, choice, *placement));
+    EXPECT_EQ(got, written(place_chosen_with_fresh_trials(input, choice, *placement))) << "trial " << trial;
+    preempting += got.find("preempt") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(preempting, 100);  // the cases the set is for
 }
 
 }  // namespace

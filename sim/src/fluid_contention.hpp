@@ -19,6 +19,7 @@
 // collide more often than this, rings that interleave less
 // (docs/PERFORMANCE.md, "Fluid rings").
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -45,14 +46,24 @@ struct FluidRing {
 // Links with very many rings are never taken to fit (the rounding bound
 // assumes fewer terms).
 constexpr std::size_t kFluidManyUsers = 1000000;
+// The most a link's rings may put on it together and fit (load_fits_link);
+// -infinity with very many rings.
+inline double load_fit_limit(double capacity_Bps, std::size_t users) {
+  return users < kFluidManyUsers ? capacity_Bps * (1 - 1e-9) : -std::numeric_limits<double>::infinity();
+}
 inline bool load_fits_link(double total_Bps, double capacity_Bps, std::size_t users) {
-  return users < kFluidManyUsers && total_Bps <= capacity_Bps * (1 - 1e-9);
+  return total_Bps <= load_fit_limit(capacity_Bps, users);
 }
 
-// Work counter of fluid_allreduce_stretch: how many times it summed the
-// other rings' loads on a link for one ring (each O(rings on the link)).
+// Work counters of fluid_allreduce_stretch: how many times it summed the
+// other rings' loads on a link for one ring (each O(rings on the link)),
+// how many terms those sums added, how many times it bounded a ring's
+// stretch on a link (each a few divisions), and its rounds.
 struct FluidSolveWork {
   std::size_t link_sums = 0;
+  std::size_t sum_terms = 0;
+  std::size_t link_bounds = 0;
+  std::size_t rounds = 0;
 };
 
 // Stretch factor (>= 1) of each ring's all-reduce. `capacity_Bps[l]` is link
@@ -82,6 +93,16 @@ class FluidStretchSolver {
   std::vector<User> users_;
   std::vector<std::size_t> fill_;  // where each link's next user goes, filling users_
   std::vector<double> stretch_, phi_, expected_, expected_bound_;
+  // Constant over the rounds: per link, load_fit_limit and 1 / capacity;
+  // per ring j and its k-th load, the stretch it takes alone there and its
+  // inverse (alone_[first_load_[j] + k], inv_alone_ likewise), and its place
+  // among the link's users (slot_, likewise).
+  std::vector<double> fit_limit_, inv_capacity_, alone_, inv_alone_;
+  std::vector<std::size_t> first_load_, slot_;
+  // Per user (users_'s place), in a round: its term of the link's expected
+  // load, and the link's sum before it.
+  std::vector<double> term_, before_;
+  std::vector<double> bounds_;  // one ring's bound on each of its links, in a round
 };
 
 }  // namespace vnsim::sim

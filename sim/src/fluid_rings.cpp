@@ -80,6 +80,7 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
   r.placement = placement;
   r.comm_stretch = 1;
   r.compute_s = -1;
+  r.slowest_rate = -1;
   r.has_alone = false;
   r.overlap_fraction = ctx_.in.models.at(ctx_.in.jobs[job].model).overlap_fraction;
   r.timed = true;
@@ -88,7 +89,8 @@ void FluidRings::start(JobIndex job, const Placement& placement, long long itera
 }
 
 double FluidRings::rate_now(JobIndex job, Ring& r) {
-  if (ctx_.sharing.slowest_rate(job, r.placement.gpus) == 1 && r.comm_stretch == 1) return 1;
+  if (r.slowest_rate < 0) r.slowest_rate = ctx_.sharing.slowest_rate(job, r.placement.gpus);
+  if (r.slowest_rate == 1 && r.comm_stretch == 1) return 1;
   if (!r.has_alone) {
     r.alone =
         iteration_time(ctx_.in.topology, ctx_.in.gpu_catalog, ctx_.in.models.at(ctx_.in.jobs[job].model),
@@ -129,6 +131,7 @@ void FluidRings::finish(JobIndex job) {
 void FluidRings::speed_changed(JobIndex job, double now) {
   Ring& r = rings_[job];
   r.compute_s = -1;
+  r.slowest_rate = -1;
   const double rate = r.timed ? rate_now(job, r) : ring_rate(job, r.placement, r.comm_stretch);
   if (r.timed) link_users_.changed(job);
   if (rate != ctx_.clock.at(job).progress.rate()) ctx_.clock.change_rate(job, rate, now);

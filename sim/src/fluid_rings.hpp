@@ -53,6 +53,11 @@ class FluidRings final : public RingTiming {
     // Its slowest rank's compute per iteration next to its GPU co-tenants,
     // kept until they change (speed_changed); < 0 until priced.
     double compute_s = -1;
+    // Its GPUs' slowest GPU-sharing speed (GpuSharing::slowest_rate), kept
+    // as compute_s is; < 0 until read. A settle re-prices most rings of the
+    // component it solves (some 130 of 145 at each Gandiva slice), and
+    // reading every GPU's co-tenants again for each was 5 % of its profile.
+    double slowest_rate = -1;
     double overlap_fraction = 0;
     // Its iteration alone (iteration_time) on `placement` at its batch,
     // neither of which changes while it is timed; priced at the first

@@ -213,6 +213,30 @@ TEST(FluidContention, ALinkThatCannotBeTheWorstIsNotSummed) {
   EXPECT_EQ(work_swapped.link_sums, work_one.link_sums);
 }
 
+// Every ring bounds its stretch on each of its links once a round, the
+// link it then sums first included: 20 rings on three links, two of them
+// overloaded, over every round.
+TEST(FluidContention, ARingBoundsEachOfItsLinksOnceARound) {
+  const std::vector<FluidRing> rings(20, ring(0.5, 1, {{0, 10}, {1, 10}, {2, 1}}));
+  FluidSolveWork work;
+  const auto s = fluid_allreduce_stretch(rings, {10, 50, 100}, &work);
+  EXPECT_EQ(s, every_sum(rings, {10, 50, 100}));
+  EXPECT_GT(work.rounds, 1u);
+  EXPECT_EQ(work.link_bounds, work.rounds * 20 * 3);
+}
+
+// A ring's sum over the others on a link starts from the link's sum
+// before its own term (the same terms, in the same order): on one link
+// of 20 rings, always communicating, the k-th adds the 19 - k terms after
+// its own, 190 a round where each adding all 19 others took 380.
+TEST(FluidContention, ARingsSumOverTheOthersStartsFromTheLinksSumBeforeIt) {
+  const std::vector<FluidRing> rings(20, ring(0, 1, {{0, 10}}));
+  FluidSolveWork work;
+  EXPECT_EQ(fluid_allreduce_stretch(rings, {10}, &work), every_sum(rings, {10}));
+  EXPECT_EQ(work.link_sums, work.rounds * 20);
+  EXPECT_EQ(work.sum_terms, work.rounds * 190);
+}
+
 // A solver reused for another problem gives what a fresh one gives.
 TEST(FluidContention, AReusedSolverSolvesAsAFreshOne) {
   FluidStretchSolver solver;
