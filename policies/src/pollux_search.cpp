@@ -195,13 +195,33 @@ double Search::breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, con
 
 void Search::take_row_draws(Mt19937_64Blocks& rng, const Individual& a, const Individual& b, std::size_t cut,
                             std::size_t first) {
+  // As many draws per row as breed() and mutate_row() take, without
+  // changing a row: pick() is one draw whatever its range, so only the
+  // draws that choose whether a later one is taken are looked at. In one
+  // loop (breed()'s losing children and every child of breed_on_lanes(),
+  // where the calling thread takes them all).
   const std::size_t n_jobs = jobs.size();
+  const std::size_t nodes = capacity_.size();
   const Row* const from_a = a.rows.data();
   const Row* const from_b = b.rows.data();
   for (std::size_t k = first; k < n_jobs; ++k) {
-    const std::uint64_t v53 = draw53(rng);
-    if (v53 >= kBackToCurrent53 && v53 < kMutated53)
-      take_mutation_draws(rng, (k < cut ? from_a : from_b)[k], v53);
+    const std::uint64_t u53 = draw53(rng);
+    if (u53 < kBackToCurrent53 || u53 >= kMutated53) continue;  // the row's only draw
+    const Row& r = (k < cut ? from_a : from_b)[k];
+    const int n = r.n;
+    if (u53 < kSparser53) {
+      for (int i = 0; i < n; ++i) rng();  // a draw per node: dropped or not
+      continue;
+    }
+    if (n > 0 && draw53(rng) < kSameSlot53) {
+      rng();  // the slot
+      rng();  // its raised count
+      continue;
+    }
+    const auto node = static_cast<std::uint16_t>(pick(rng, nodes));
+    bool slot = n < kMaxRowNodes;  // a node it does not use is added while there is room
+    for (int i = 0; i < n && !slot; ++i) slot = r.node[i] == node;
+    if (slot) rng();  // the raised count
   }
 }
 
@@ -248,27 +268,6 @@ void Search::mutate_row(Mt19937_64Blocks& rng, std::size_t j, Row& r, std::uint6
       if (r.compact() || raised != lo) r.scored = false;
     }
   }
-}
-
-void Search::take_mutation_draws(Mt19937_64Blocks& rng, const Row& r, std::uint64_t u53) {
-  // As many draws as mutate_row(r, u) takes, without its row: pick() is
-  // one draw whatever its range, so only the draws that choose whether a
-  // later one is taken are looked at.
-  if (u53 < kBackToCurrent53) return;
-  if (u53 < kSparser53) {
-    for (int i = 0; i < r.n; ++i) rng();  // a draw per node: dropped or not
-    return;
-  }
-  if (u53 >= kMutated53) return;
-  if (r.n > 0 && draw53(rng) < kSameSlot53) {
-    rng();  // the slot
-    rng();  // its raised count
-    return;
-  }
-  const auto node = static_cast<std::uint16_t>(pick(rng, capacity_.size()));
-  bool slot = r.n < kMaxRowNodes;  // a node it does not use is added while there is room
-  for (int i = 0; i < r.n && !slot; ++i) slot = r.node[i] == node;
-  if (slot) rng();  // the raised count
 }
 
 void Search::begin_repair(Lane& lane) {

@@ -348,7 +348,7 @@ class Search {
   double breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, const Individual& b, Individual& child,
                double must_beat);
   // The draws of rows [first, jobs.size()) of a child of a and b cut at
-  // `cut`, none of its changes (as take_mutation_draws()).
+  // `cut` (the row's, then mutate_row()'s), none of its changes.
   void take_row_draws(Mt19937_64Blocks& rng, const Individual& a, const Individual& b, std::size_t cut,
                       std::size_t first);
   // A whole child's draws (the cut, then its rows'), none of its changes.
@@ -371,9 +371,6 @@ class Search {
   static constexpr std::uint64_t kSameSlot53 = below53(0.5);  // "raise" picks one of the row's nodes
   // mutate() on row r of job j, whose first draw is given (as draw53()).
   void mutate_row(Mt19937_64Blocks& rng, std::size_t j, Row& r, std::uint64_t u53);
-  // The draws mutate_row(j, r, u53) takes, none of its changes: for a child
-  // breed() leaves unfinished.
-  void take_mutation_draws(Mt19937_64Blocks& rng, const Row& r, std::uint64_t u53);
   // Starts a repair: no node claimed or used yet.
   static void begin_repair(Lane& lane);
   // repair() on row r of job j, after the rows before it.
