@@ -459,7 +459,7 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     best.clear();
     for (const Individual& ind : pop) best.push_back(ind.fitness);
     std::make_heap(best.begin(), best.end(), std::greater<>());
-    if (on_lanes) {
+    if (on_lanes && workers_->worth_it()) {
       breed_on_lanes(pop, children, best);
     } else {
       for (Individual& child : children) {

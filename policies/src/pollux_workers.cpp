@@ -20,7 +20,7 @@ void relax(int& spins) {
 }
 }  // namespace
 
-SearchWorkers::SearchWorkers(int lanes) {
+SearchWorkers::SearchWorkers(int lanes, bool back_off) : may_back_off_(back_off) {
   for (int lane = 1; lane < lanes; ++lane) threads_.emplace_back([this, lane] { work(lane); });
 }
 
@@ -39,6 +39,7 @@ void SearchWorkers::begin(std::size_t items, Task task, void* context) {
   items_.store(items, std::memory_order_relaxed);
   ready_.store(0, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
+  own_.store(0, std::memory_order_relaxed);
   task_.store(task, std::memory_order_relaxed);
   context_.store(context, std::memory_order_relaxed);
   claim_.store(epoch_ << 32, std::memory_order_release);
@@ -55,6 +56,7 @@ bool SearchWorkers::run_next(int lane) {
       int spins = 0;
       while (ready_.load(std::memory_order_acquire) <= item) relax(spins);
       task_.load(std::memory_order_relaxed)(context_.load(std::memory_order_relaxed), item, lane);
+      if (lane == 0) own_.fetch_add(1, std::memory_order_relaxed);
       done_.fetch_add(1, std::memory_order_acq_rel);
       return true;
     }
@@ -67,6 +69,12 @@ void SearchWorkers::finish() {
   const std::size_t items = items_.load(std::memory_order_relaxed);
   int spins = 0;
   while (done_.load(std::memory_order_acquire) < items) relax(spins);
+  const bool lazy = 5 * (items - own_.load(std::memory_order_relaxed)) < items;
+  lazy_ = lazy ? lazy_ + 1 : 0;
+  if (lazy_ >= kLazyInARow && may_back_off_) {
+    lazy_ = 0;
+    back_off_ = kBackOff;
+  }
 }
 
 void SearchWorkers::work(int lane) {

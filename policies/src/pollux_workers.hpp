@@ -21,8 +21,9 @@ class SearchWorkers {
   // Runs item `item` on lane `lane` (0 <= lane < lanes()).
   using Task = void (*)(void* context, std::size_t item, int lane);
 
-  // `lanes` - 1 threads (none for 1).
-  explicit SearchWorkers(int lanes);
+  // `lanes` - 1 threads (none for 1); without `back_off`, worth_it() is
+  // always true (tests that must run every epoch on the lanes).
+  explicit SearchWorkers(int lanes, bool back_off = true);
   ~SearchWorkers();
   SearchWorkers(const SearchWorkers&) = delete;
   SearchWorkers& operator=(const SearchWorkers&) = delete;
@@ -37,6 +38,22 @@ class SearchWorkers {
   // After publishing every item: runs the items no thread took on lane 0,
   // and returns when every item has finished.
   void finish();
+
+  // Whether the next epoch should run on the lanes: false while backing
+  // off. The other lanes earn their keep only where they get a core; where
+  // they do not (other processes keep every core busy), the caller ran
+  // nearly every item itself after drawing them all, and waited for the
+  // few they took. After kLazyInARow epochs in a row in which the other
+  // lanes ran under a fifth of the items, the next kBackOff epochs run on
+  // the caller alone (the caller's one-lane path; the same results).
+  bool worth_it() {
+    if (back_off_ == 0) return true;
+    --back_off_;
+    return false;
+  }
+
+  static constexpr int kLazyInARow = 3;
+  static constexpr int kBackOff = 64;
 
  private:
   static constexpr std::uint64_t kItemMask = 0xffffffffULL;
@@ -54,7 +71,11 @@ class SearchWorkers {
   std::atomic<Task> task_{nullptr};
   std::atomic<void*> context_{nullptr};
   std::atomic<bool> stop_{false};
+  std::atomic<std::size_t> own_{0};  // items of this epoch run on lane 0
   std::uint64_t epoch_ = 0;
+  bool may_back_off_;
+  int lazy_ = 0;      // epochs in a row in which the other lanes ran under a fifth
+  int back_off_ = 0;  // epochs left to run on the caller alone
   std::vector<std::thread> threads_;
 };
 

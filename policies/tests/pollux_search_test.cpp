@@ -393,7 +393,7 @@ Evolved evolve_on_lanes(int lanes) {
   for (int k = 0; k < 6; ++k)
     for (pollux::Individual& ind : MixedJobs::parents(search)) out.pop.push_back(std::move(ind));
   std::vector<pollux::Individual> children(out.pop.size());
-  pollux::SearchWorkers workers(lanes);
+  pollux::SearchWorkers workers(lanes, false);  // every generation on the lanes
   if (lanes > 1) search.use_workers(&workers, 0);
   EXPECT_EQ(search.evolve(out.pop, children), 100);
   out.next_draw = rng();
@@ -419,6 +419,29 @@ TEST(PolluxSearch, EvolveOnTwoOrThreeLanesKeepsTheSurvivorsAndDrawsOfOneLane) {
     EXPECT_GT(many.rows_priced, 0);
   }
   EXPECT_GT(one.pop.front().fitness, one.pop.back().fitness);  // a search that ranks, not a tie
+}
+
+TEST(PolluxSearch, WorkersBackOffAfterEpochsTheCallerRanAlone) {
+  // One lane: the caller runs every item, as where the other lanes get no
+  // core. After kLazyInARow such epochs the next kBackOff are not worth
+  // running on the lanes, then they are again; without back-off, always.
+  pollux::SearchWorkers workers(1);
+  pollux::SearchWorkers always(1, false);
+  auto epoch = [](pollux::SearchWorkers& w) {
+    w.begin(
+        10, [](void*, std::size_t, int) {}, nullptr);
+    w.publish(10);
+    w.finish();
+  };
+  for (int e = 0; e < pollux::SearchWorkers::kLazyInARow; ++e) {
+    ASSERT_TRUE(workers.worth_it()) << "epoch " << e;
+    epoch(workers);
+    ASSERT_TRUE(always.worth_it());
+    epoch(always);
+  }
+  for (int e = 0; e < pollux::SearchWorkers::kBackOff; ++e) ASSERT_FALSE(workers.worth_it()) << "epoch " << e;
+  EXPECT_TRUE(workers.worth_it());
+  EXPECT_TRUE(always.worth_it());
 }
 
 TEST(PolluxSearch, WorkersRunEveryPublishedItemOnceInEveryEpoch) {
