@@ -5,12 +5,14 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <thread>
 #include <tuple>
 
 #include "allocation_plan.hpp"
 #include "data_parallel_jobs.hpp"
 #include "estimated_progress.hpp"
 #include "pollux_search.hpp"
+#include "pollux_workers.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/policy_registration.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
@@ -76,6 +78,15 @@ std::vector<Decision> PolluxPolicy::decide(const SchedulerInput& input) {
   search.prepare();
   const std::size_t n_jobs = search.jobs.size();
   if (n_jobs == 0) return {};
+  const auto min_jobs = static_cast<std::size_t>(params_.search_threads_min_jobs);
+  if (params_.search_threads > 1 && n_jobs >= min_jobs) {
+    if (!workers_) {
+      const int hardware = static_cast<int>(std::thread::hardware_concurrency());  // 0: unknown
+      workers_ =
+          std::make_unique<pollux::SearchWorkers>(std::min(params_.search_threads, std::max(1, hardware)));
+    }
+    search.use_workers(workers_.get(), min_jobs);
+  }
 
   // Initial population: last round's final one remapped to today's jobs,
   // and the current allocation.
@@ -476,6 +487,11 @@ const PolicyRegistration kPollux(
         .flag("sleep_quiet_rounds", &PolluxParams::sleep_quiet_rounds,
               "1: do not run rounds that can only keep the standing allocation (same decisions); 0: run "
               "every round")
+        .whole("search_threads", &PolluxParams::search_threads, 1, 256,
+               "threads that breed a search's children (at most the hardware's); the same decisions for any "
+               "number; 1 = one thread")
+        .whole("search_threads_min_jobs", &PolluxParams::search_threads_min_jobs, 0, 100000000,
+               "searches of fewer jobs breed on one thread")
         .seed("seed", &PolluxParams::seed, "seed of the genetic search (replay: --seed unless given here)"),
     [](const PolluxParams& p) { return std::make_unique<PolluxPolicy>(p); });
 }  // namespace

@@ -6,7 +6,9 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <utility>
 
+#include "pollux_workers.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/pollux_climb.hpp"
 
@@ -18,13 +20,14 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
   if (cluster.node_count() > kMaxSearchNodes)
     throw InputError("pollux: the cluster has " + std::to_string(cluster.node_count()) +
                      " nodes; its search indexes at most " + std::to_string(kMaxSearchNodes));
+  lanes_.emplace_back();
   for (const NodeInfo& n : cluster.nodes()) {
     if (n.gpu_count > kMaxSearchNodeGpus)
       throw InputError("pollux: node " + std::to_string(n.id) + " has " + std::to_string(n.gpu_count) +
                        " GPUs; its search counts at most " + std::to_string(kMaxSearchNodeGpus) +
                        " per node");
     capacity_.push_back(n.gpu_count);
-    node_use_.push_back(NodeUse{0, 0, 0, n.gpu_count});
+    lanes_[0].node_use.push_back(NodeUse{0, 0, 0, n.gpu_count});
   }
   max_nodes_ = std::min({params.max_nodes_per_job, kMaxRowNodes, cluster.node_count()});
   max_gpus_ = std::min(params.max_gpus_per_job, cluster.gpu_count());
@@ -43,8 +46,9 @@ void Search::prepare() {
         key.progress = j.progress;
       }
     }
-    hot_.push_back(
-        Hot{&tables_.cells(key), j.base_goodput, j.restart_factor, j.max_gpus, j.current_gpus, j.running});
+    std::vector<double>& table = tables_.cells(key);
+    hot_.push_back(Hot{&table, table.empty() ? nullptr : table.data(), j.base_goodput, j.restart_factor,
+                       j.max_gpus, j.current_gpus, j.running});
     j.key = std::move(key);
   }
   tables_.forget_others();
@@ -63,7 +67,27 @@ void Search::price_current_rows() {
   }
 }
 
-void Search::price(std::size_t j, Row& r) {
+double Search::fill_cell(std::size_t j, std::size_t cell, int nodes, int gpus, int type) {
+  // Under a lock: the tables and the estimator's memos are not for two
+  // lanes at once. A job sharing a table that another job allocated
+  // learns its data here, at its first look-up.
+  const std::lock_guard<std::mutex> hold(fill_lock_);
+  Hot& hot = hot_[j];
+  std::vector<double>& table = *hot.table;
+  if (table.empty())
+    table.assign(static_cast<std::size_t>(max_nodes_) * max_gpus_ * static_cast<std::size_t>(types_.count()),
+                 -1.0);
+  std::atomic_ref<double*>(hot.cells).store(table.data(), std::memory_order_release);
+  std::atomic_ref<double> goodput(table[cell]);
+  if (goodput.load(std::memory_order_relaxed) < 0)
+    goodput.store(batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, types_.name(type),
+                            jobs[j].progress, nodes, gpus)
+                      .goodput,
+                  std::memory_order_relaxed);
+  return goodput.load(std::memory_order_relaxed);
+}
+
+void Search::price(Lane& lane, std::size_t j, Row& r) {
   const int gpus = r.gpus();
   double s = speedup(j, r.n, gpus, row_type(r));
   if (s <= 0 && r.n > 0) r.n = 0;  // GPUs it cannot use are given back
@@ -79,19 +103,19 @@ void Search::price(std::size_t j, Row& r) {
   else
     r.term = std::pow(s + kSpeedupFloor, params_.p);
   r.scored = true;
-  ++rows_priced_;
+  ++lane.priced;
 }
 
 double Search::fitness(Individual& ind) {
   double sum = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) sum += scored_term(j, ind.rows[j]);
-  return finish_fitness(ind, sum);
+  return finish_fitness(lanes_[0], ind, sum);
 }
 
-double Search::finish_fitness(Individual& ind, double sum) {
+double Search::finish_fitness(Lane& lane, Individual& ind, double sum) {
   // The terms were summed in job order whether priced now or copied: the
   // same bits as pricing every row again (with p = 0 they are logs).
-  rows_scored_ += static_cast<long>(jobs.size());
+  lane.scored += static_cast<long>(jobs.size());
   ind.fitness = fitness_of_sum(sum);
   return ind.fitness;
 }
@@ -122,7 +146,8 @@ void Search::crossover(const Individual& a, const Individual& b, Individual& chi
   std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
 }
 
-double Search::breed(const Individual& a, const Individual& b, Individual& child, double must_beat) {
+double Search::breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, const Individual& b,
+                     Individual& child, double must_beat) {
   // crossover(), mutate(), repair() and fitness() in one pass over the
   // jobs, with the same draws in the same order: the cut first, then
   // mutation's in job order. Repairing row j reads only the rows before
@@ -131,7 +156,7 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
   // Sizes and row pointers in locals: stores to a row's byte counts may
   // alias any object, so members would be read again at every row.
   const std::size_t n_jobs = jobs.size();
-  const std::size_t cut = pick(rng_, n_jobs + 1);
+  const std::size_t cut = pick(rng, n_jobs + 1);
   child.rows.resize(n_jobs);
   child.repaired = true;
   Row* const rows = child.rows.data();
@@ -139,61 +164,93 @@ double Search::breed(const Individual& a, const Individual& b, Individual& child
   const Row* const from_b = b.rows.data();
   const Row* const current = current_rows_.data();
   const double lost_from = sum_past_which_lost(must_beat);
-  begin_repair();
+  begin_repair(lane);
   double sum = 0;
   for (std::size_t j = 0; j < n_jobs; ++j) {
     Row& r = rows[j];
-    const std::uint64_t u53 = draw53(rng_);
+    const std::uint64_t u53 = draw53(rng);
     // Mutation's "back to the current row" is the copy itself; the source
     // is selected without a branch, which the random draw would mispredict.
     const bool back = u53 < kBackToCurrent53;
     r = back ? current[j] : (j < cut ? from_a : from_b)[j];
-    if (!back && u53 < kMutated53) mutate_row(j, r, u53);
+    if (!back && u53 < kMutated53) mutate_row(rng, j, r, u53);
     if (r.n > 1)
-      repair_row(j, r);
+      repair_row(lane, j, r);
     else
-      repair_one_node_row(j, r);
-    sum += scored_term(j, r);
+      repair_one_node_row(lane, j, r);
+    sum += scored_term(lane, j, r);
     if (sum >= lost_from && fitness_of_sum(sum) <= must_beat) {
       // Lost whatever the rows after j hold: only their draws are taken.
-      for (std::size_t k = j + 1; k < n_jobs; ++k) {
-        const std::uint64_t v53 = draw53(rng_);
-        if (v53 >= kBackToCurrent53 && v53 < kMutated53)
-          take_mutation_draws((k < cut ? from_a : from_b)[k], v53);
-      }
-      rows_repaired_ += static_cast<long>(j + 1);
-      rows_scored_ += static_cast<long>(j + 1);
+      take_row_draws(rng, a, b, cut, j + 1);
+      lane.repaired += static_cast<long>(j + 1);
+      lane.scored += static_cast<long>(j + 1);
       child.repaired = false;
       child.fitness = -std::numeric_limits<double>::infinity();
       return child.fitness;
     }
   }
-  rows_repaired_ += static_cast<long>(n_jobs);
-  return finish_fitness(child, sum);
+  lane.repaired += static_cast<long>(n_jobs);
+  return finish_fitness(lane, child, sum);
+}
+
+void Search::take_row_draws(Mt19937_64Blocks& rng, const Individual& a, const Individual& b, std::size_t cut,
+                            std::size_t first) {
+  // As many draws per row as breed() and mutate_row() take, without
+  // changing a row: pick() is one draw whatever its range, so only the
+  // draws that choose whether a later one is taken are looked at. In one
+  // loop (breed()'s losing children and every child of breed_on_lanes(),
+  // where the calling thread takes them all).
+  const std::size_t n_jobs = jobs.size();
+  const std::size_t nodes = capacity_.size();
+  const Row* const from_a = a.rows.data();
+  const Row* const from_b = b.rows.data();
+  for (std::size_t k = first; k < n_jobs; ++k) {
+    const std::uint64_t u53 = draw53(rng);
+    if (u53 < kBackToCurrent53 || u53 >= kMutated53) continue;  // the row's only draw
+    const Row& r = (k < cut ? from_a : from_b)[k];
+    const int n = r.n;
+    if (u53 < kSparser53) {
+      for (int i = 0; i < n; ++i) rng();  // a draw per node: dropped or not
+      continue;
+    }
+    if (n > 0 && draw53(rng) < kSameSlot53) {
+      rng();  // the slot
+      rng();  // its raised count
+      continue;
+    }
+    const auto node = static_cast<std::uint16_t>(pick(rng, nodes));
+    bool slot = n < kMaxRowNodes;  // a node it does not use is added while there is room
+    for (int i = 0; i < n && !slot; ++i) slot = r.node[i] == node;
+    if (slot) rng();  // the raised count
+  }
+}
+
+void Search::take_child_draws(const Individual& a, const Individual& b) {
+  take_row_draws(rng_, a, b, pick(rng_, jobs.size() + 1), 0);
 }
 
 void Search::mutate(Individual& ind) {
   ind.repaired = false;
-  for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(j, ind.rows[j], draw53(rng_));
+  for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(rng_, j, ind.rows[j], draw53(rng_));
 }
 
-void Search::mutate_row(std::size_t j, Row& r, std::uint64_t u53) {
+void Search::mutate_row(Mt19937_64Blocks& rng, std::size_t j, Row& r, std::uint64_t u53) {
   if (u53 < kBackToCurrent53) {
     r = current_rows_[j];  // its term as fitness() would price it
   } else if (u53 < kSparser53) {
     bool dropped = false;
     for (int i = 0; i < r.n; ++i)
-      if (draw53(rng_) < kDropNode53) {
+      if (draw53(rng) < kDropNode53) {
         r.count[i] = 0;
         dropped = true;
       }
     if (r.compact() || dropped) r.scored = false;
   } else if (u53 < kMutated53) {
     int slot = -1;
-    if (r.n > 0 && draw53(rng_) < kSameSlot53) {
-      slot = static_cast<int>(pick(rng_, r.n));
+    if (r.n > 0 && draw53(rng) < kSameSlot53) {
+      slot = static_cast<int>(pick(rng, r.n));
     } else {
-      const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
+      const auto node = static_cast<std::uint16_t>(pick(rng, capacity_.size()));
       for (int i = 0; i < r.n; ++i)
         if (r.node[i] == node) slot = i;
       if (slot < 0 && r.n < kMaxRowNodes) {
@@ -205,7 +262,7 @@ void Search::mutate_row(std::size_t j, Row& r, std::uint64_t u53) {
     if (slot >= 0) {
       const int cap = capacity_[r.node[slot]];
       const int lo = r.count[slot];
-      const int raised = lo + static_cast<int>(pick(rng_, cap - lo + 1));
+      const int raised = lo + static_cast<int>(pick(rng, cap - lo + 1));
       r.count[slot] = static_cast<std::uint8_t>(raised);
       // A node added with no GPU is dropped again: the row is as it was.
       if (r.compact() || raised != lo) r.scored = false;
@@ -213,66 +270,47 @@ void Search::mutate_row(std::size_t j, Row& r, std::uint64_t u53) {
   }
 }
 
-void Search::take_mutation_draws(const Row& r, std::uint64_t u53) {
-  // As many draws as mutate_row(r, u) takes, without its row: pick() is
-  // one draw whatever its range, so only the draws that choose whether a
-  // later one is taken are looked at.
-  if (u53 < kBackToCurrent53) return;
-  if (u53 < kSparser53) {
-    for (int i = 0; i < r.n; ++i) rng_();  // a draw per node: dropped or not
-    return;
-  }
-  if (u53 >= kMutated53) return;
-  if (r.n > 0 && draw53(rng_) < kSameSlot53) {
-    rng_();  // the slot
-    rng_();  // its raised count
-    return;
-  }
-  const auto node = static_cast<std::uint16_t>(pick(rng_, capacity_.size()));
-  bool slot = r.n < kMaxRowNodes;  // a node it does not use is added while there is room
-  for (int i = 0; i < r.n && !slot; ++i) slot = r.node[i] == node;
-  if (slot) rng_();  // the raised count
-}
-
-void Search::begin_repair() {
-  // A node's marks count only in the repair that set them (repair_): no
-  // clearing between repairs, which on a cluster of hundreds of nodes was
-  // most of a search with few jobs.
-  if (++repair_ == 0) {  // wrapped: old marks would count again
-    for (NodeUse& u : node_use_) u = NodeUse{0, 0, 0, u.capacity};
-    repair_ = 1;
+void Search::begin_repair(Lane& lane) {
+  // A node's marks count only in the repair that set them (lane.repair):
+  // no clearing between repairs, which on a cluster of hundreds of nodes
+  // was most of a search with few jobs.
+  if (++lane.repair == 0) {  // wrapped: old marks would count again
+    for (NodeUse& u : lane.node_use) u = NodeUse{0, 0, 0, u.capacity};
+    lane.repair = 1;
   }
 }
 
 void Search::repair(Individual& ind) {
-  begin_repair();
-  for (std::size_t j = 0; j < jobs.size(); ++j) repair_row(j, ind.rows[j]);
+  Lane& lane = lanes_[0];
+  begin_repair(lane);
+  for (std::size_t j = 0; j < jobs.size(); ++j) repair_row(lane, j, ind.rows[j]);
   ind.repaired = true;
-  rows_repaired_ += static_cast<long>(jobs.size());
+  lane.repaired += static_cast<long>(jobs.size());
 }
 
-void Search::repair_one_node_row(std::size_t j, Row& r) {
+void Search::repair_one_node_row(Lane& lane, std::size_t j, Row& r) {
   // repair_row() on a row of at most one node, which neither claims a node
   // nor exceeds max_nodes_ (at least 1): what is over the job's cap (at
   // least 1 GPU) and over the node's room comes off its one node.
   if (r.n == 0) return;
-  NodeUse& u = node_use_[r.node[0]];
-  const int used = u.used_in == repair_ ? u.used : 0;
+  const std::uint32_t stamp = lane.repair;
+  NodeUse& u = lane.node_use[r.node[0]];
+  const int used = u.used_in == stamp ? u.used : 0;
   const int count = std::min<int>({r.count[0], hot_[j].max_gpus, u.capacity - used});
   u.used = used + count;
-  u.used_in = repair_;
+  u.used_in = stamp;
   if (count == r.count[0]) return;
   r.count[0] = static_cast<std::uint8_t>(count);
   if (count == 0) r.n = 0;
   r.scored = false;
 }
 
-void Search::repair_row(std::size_t j, Row& r) {
+void Search::repair_row(Lane& lane, std::size_t j, Row& r) {
   // Members and the row's node count are read into locals: a row's GPU
   // counts are bytes, which may alias any object, so after each store to
   // a count the compiler would read them from memory again.
-  NodeUse* const use = node_use_.data();
-  const std::uint32_t stamp = repair_;
+  NodeUse* const use = lane.node_use.data();
+  const std::uint32_t stamp = lane.repair;
   const int max_nodes = max_nodes_;
   int n = r.n;
   bool changed = false;
@@ -400,6 +438,17 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
   for (const Individual& ind : pop) best_so_far = std::max(best_so_far, ind.fitness);
   int stalled = 0;
   int g = 0;
+  const bool on_lanes = workers_ != nullptr && workers_->lanes() > 1 && jobs.size() >= parallel_min_jobs_ &&
+                        children.size() > 1 && children.size() <= 0xffffffffULL;
+  if (on_lanes) {
+    while (lanes_.size() < static_cast<std::size_t>(workers_->lanes())) {
+      lanes_.emplace_back();
+      for (const NodeUse& u : lanes_[0].node_use)
+        lanes_.back().node_use.push_back(NodeUse{0, 0, 0, u.capacity});
+    }
+    parents_.resize(children.size());
+    draws_.resize(children.size());
+  }
   for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
     // Survival keeps pop.size() of the parents and children, a tie going
     // to a parent, then to the earlier child. So a child of at most the
@@ -410,14 +459,18 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     best.clear();
     for (const Individual& ind : pop) best.push_back(ind.fitness);
     std::make_heap(best.begin(), best.end(), std::greater<>());
-    for (Individual& child : children) {
-      const Individual& a = tournament(pop);  // two statements: a fixed draw order
-      const Individual& b = tournament(pop);
-      const double f = breed(a, b, child, best.front());
-      if (f > best.front()) {
-        std::pop_heap(best.begin(), best.end(), std::greater<>());
-        best.back() = f;
-        std::push_heap(best.begin(), best.end(), std::greater<>());
+    if (on_lanes && workers_->worth_it()) {
+      breed_on_lanes(pop, children, best);
+    } else {
+      for (Individual& child : children) {
+        const Individual& a = tournament(pop);  // two statements: a fixed draw order
+        const Individual& b = tournament(pop);
+        const double f = breed(a, b, child, best.front());
+        if (f > best.front()) {
+          std::pop_heap(best.begin(), best.end(), std::greater<>());
+          best.back() = f;
+          std::push_heap(best.begin(), best.end(), std::greater<>());
+        }
       }
     }
     // (mu + lambda) survival: the best of parents and children, in the
@@ -452,7 +505,56 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     }
   }
   std::stable_sort(pop.begin(), pop.end(), better);
+  for (std::size_t l = 1; l < lanes_.size(); ++l) {  // one count per search, whichever lane
+    lanes_[0].priced += std::exchange(lanes_[l].priced, 0);
+    lanes_[0].scored += std::exchange(lanes_[l].scored, 0);
+    lanes_[0].repaired += std::exchange(lanes_[l].repaired, 0);
+  }
   return g;
+}
+
+void Search::breed_on_lanes(const std::vector<Individual>& pop, std::vector<Individual>& children,
+                            std::vector<double>& best) {
+  struct Generation {
+    Search* search;
+    std::vector<Individual>* children;
+    std::vector<double>* best;
+  };
+  Generation generation{this, &children, &best};
+  bar_.store(best.front(), std::memory_order_relaxed);
+  workers_->begin(
+      children.size(),
+      [](void* context, std::size_t i, int lane) {
+        const Generation& gen = *static_cast<Generation*>(context);
+        Search& s = *gen.search;
+        // Strictly below the bar: the bar may come from a later child,
+        // which loses a tie to this one.
+        const double bar = s.bar_.load(std::memory_order_acquire);
+        const double must_beat = std::nextafter(bar, -std::numeric_limits<double>::infinity());
+        const auto [a, b] = s.parents_[i];
+        const double f = s.breed(s.lanes_[static_cast<std::size_t>(lane)], s.draws_[i], *a, *b,
+                                 (*gen.children)[i], must_beat);
+        if (f > bar) {
+          const std::lock_guard<std::mutex> hold(s.bar_lock_);
+          std::vector<double>& heap = *gen.best;
+          if (f > heap.front()) {
+            std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+            heap.back() = f;
+            std::push_heap(heap.begin(), heap.end(), std::greater<>());
+            s.bar_.store(heap.front(), std::memory_order_release);
+          }
+        }
+      },
+      &generation);
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const Individual& a = tournament(pop);  // two statements: a fixed draw order
+    const Individual& b = tournament(pop);
+    parents_[i] = {&a, &b};
+    draws_[i] = rng_;  // the child's draws start here
+    take_child_draws(a, b);
+    workers_->publish(i + 1);
+  }
+  workers_->finish();
 }
 
 }  // namespace vnsim::pollux

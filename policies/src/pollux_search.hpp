@@ -5,8 +5,10 @@
 // that pollux_policy.cpp runs generation by generation. Private to policies/.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +21,8 @@
 #include "vnsim/policies/pollux_policy.hpp"
 
 namespace vnsim::pollux {
+
+class SearchWorkers;  // pollux_workers.hpp
 
 constexpr int kMaxRowNodes = 16;  // Pollux simulator: at most 16 nodes per job
 constexpr double kSpeedupFloor = 1e-3;
@@ -203,19 +207,21 @@ class Search {
 
   // Speedup of job j on (nodes, gpus) of `type`: its goodput there, kept
   // in the goodput tables (pollux_goodput_tables.hpp), over its base goodput.
+  // Safe from several lanes of evolve() at once: a cell is read atomically
+  // (a plain load on x86) and an unknown one filled under a lock; a cell's
+  // goodput is a function of its inputs, so which lane fills it first
+  // changes nothing.
   double speedup(std::size_t j, int nodes, int gpus, int type = 0) {
     if (gpus == 0) return 0;
-    const Hot& hot = hot_[j];
+    Hot& hot = hot_[j];
     if (nodes > max_nodes_ || gpus > hot.max_gpus) return 0;
-    const std::size_t per_type = static_cast<std::size_t>(max_nodes_) * max_gpus_;
-    std::vector<double>& table = *hot.table;
-    if (table.empty()) table.assign(per_type * static_cast<std::size_t>(types_.count()), -1.0);
-    double& goodput = table[per_type * static_cast<std::size_t>(type) +
-                            static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1)];
-    if (goodput < 0)
-      goodput = batch_for(estimator_, params_.adaptive_batch, *jobs[j].spec, types_.name(type),
-                          jobs[j].progress, nodes, gpus)
-                    .goodput;
+    const std::size_t cell =
+        static_cast<std::size_t>(max_nodes_) * max_gpus_ * static_cast<std::size_t>(type) +
+        static_cast<std::size_t>(nodes - 1) * max_gpus_ + (gpus - 1);
+    double* const cells = std::atomic_ref<double*>(hot.cells).load(std::memory_order_acquire);
+    double goodput =
+        cells != nullptr ? std::atomic_ref<double>(cells[cell]).load(std::memory_order_relaxed) : -1;
+    if (goodput < 0) goodput = fill_cell(j, cell, nodes, gpus, type);
     // As a float: the search's speedups always were, and decisions stay the same.
     return static_cast<float>(goodput / hot.base_goodput);
   }
@@ -236,17 +242,16 @@ class Search {
   // into ind.fitness. Only the rows not scored yet are priced.
   double fitness(Individual& ind);
   // Row r of job j's fitness term, priced if not scored yet.
-  double scored_term(std::size_t j, Row& r) {
-    if (!r.scored) price(j, r);
-    return r.term;
-  }
-  // Rows fitness() has priced so far (the others reused their term).
-  long rows_priced() const { return rows_priced_; }
-  long rows_scored() const { return rows_scored_; }      // rows fitness() summed
-  long rows_repaired() const { return rows_repaired_; }  // rows repair() and breed() repaired
+  double scored_term(std::size_t j, Row& r) { return scored_term(lanes_[0], j, r); }
+  // Rows fitness() has priced so far (the others reused their term). With
+  // evolve() on several lanes, children that one lane would have left
+  // unfinished may be finished: more rows, the same survivors.
+  long rows_priced() const { return lanes_[0].priced; }
+  long rows_scored() const { return lanes_[0].scored; }      // rows fitness() summed
+  long rows_repaired() const { return lanes_[0].repaired; }  // rows repair() and breed() repaired
   // Row `r` of job j priced: its term, `scored` set; a row whose GPUs the
   // job cannot use is emptied first.
-  void price(std::size_t j, Row& r);
+  void price(std::size_t j, Row& r) { price(lanes_[0], j, r); }
 
   // Into `child`, whose rows buffer is reused across generations.
   void crossover(const Individual& a, const Individual& b, Individual& child);
@@ -274,7 +279,9 @@ class Search {
   // children bred before this one: such a child would lose (mu + lambda)
   // survival, a tie included.
   double breed(const Individual& a, const Individual& b, Individual& child,
-               double must_beat = -std::numeric_limits<double>::infinity());
+               double must_beat = -std::numeric_limits<double>::infinity()) {
+    return breed(lanes_[0], rng_, a, b, child, must_beat);
+  }
 
   // By reference: an individual of 1,000 jobs is ~100 kB.
   const Individual& tournament(const std::vector<Individual>& pop);
@@ -299,7 +306,59 @@ class Search {
   // best first.
   int evolve(std::vector<Individual>& pop, std::vector<Individual>& children);
 
+  // evolve() breeds each generation's children on the lanes of `workers`
+  // (PolluxPolicy keeps it from round to round) when the search has at
+  // least `min_jobs` jobs: the same survivors, order, fitness and draws as
+  // on one lane, for any number of lanes. Every draw stays on the calling
+  // thread, in the one-lane order: it draws a child's parents and copies
+  // the generator (the child's draws start there), takes the child's draws
+  // without its rows (take_child_draws), and goes on to the next child,
+  // while the other lanes breed the children drawn so far from their
+  // copies. A child is left unfinished only when its partial fitness is
+  // below (not equal to) the population-th best of the parents and the
+  // children finished so far, whichever lane bred them: pop.size() others
+  // then beat it, ties included, so it loses survival as on one lane.
+  void use_workers(SearchWorkers* workers, std::size_t min_jobs) {
+    workers_ = workers;
+    parallel_min_jobs_ = min_jobs;
+  }
+
  private:
+  // What one lane of evolve() writes besides its children: the marks of
+  // its repairs and its counts. Lane 0 is the calling thread's (and every
+  // other function's); a cache line each, as lanes count at every row.
+  struct NodeUse {
+    std::uint32_t claimed_in;
+    std::uint32_t used_in;
+    int used;
+    int capacity;
+  };
+  struct alignas(64) Lane {
+    std::vector<NodeUse> node_use;
+    std::uint32_t repair = 0;  // repairs run so far (wraps)
+    long priced = 0;
+    long scored = 0;
+    long repaired = 0;
+  };
+  double scored_term(Lane& lane, std::size_t j, Row& r) {
+    if (!r.scored) price(lane, j, r);
+    return r.term;
+  }
+  void price(Lane& lane, std::size_t j, Row& r);
+  double breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, const Individual& b, Individual& child,
+               double must_beat);
+  // The draws of rows [first, jobs.size()) of a child of a and b cut at
+  // `cut` (the row's, then mutate_row()'s), none of its changes.
+  void take_row_draws(Mt19937_64Blocks& rng, const Individual& a, const Individual& b, std::size_t cut,
+                      std::size_t first);
+  // A whole child's draws (the cut, then its rows'), none of its changes.
+  void take_child_draws(const Individual& a, const Individual& b);
+  // One generation's children bred on the workers' lanes (use_workers()),
+  // `best` as evolve() keeps it for the one-lane loop.
+  void breed_on_lanes(const std::vector<Individual>& pop, std::vector<Individual>& children,
+                      std::vector<double>& best);
+  // The unknown speedup cell of job j, filled under fill_lock_.
+  double fill_cell(std::size_t j, std::size_t cell, int nodes, int gpus, int type);
   // Mutation's draw u: back to the current row below kBackToCurrent; the row
   // is left as it is from kMutated on.
   // Its draws are compared as draw53() integers (below53()).
@@ -311,19 +370,16 @@ class Search {
   static constexpr std::uint64_t kDropNode53 = below53(0.1);  // "sparser" drops a node
   static constexpr std::uint64_t kSameSlot53 = below53(0.5);  // "raise" picks one of the row's nodes
   // mutate() on row r of job j, whose first draw is given (as draw53()).
-  void mutate_row(std::size_t j, Row& r, std::uint64_t u53);
-  // The draws mutate_row(j, r, u53) takes, none of its changes: for a child
-  // breed() leaves unfinished.
-  void take_mutation_draws(const Row& r, std::uint64_t u53);
+  void mutate_row(Mt19937_64Blocks& rng, std::size_t j, Row& r, std::uint64_t u53);
   // Starts a repair: no node claimed or used yet.
-  void begin_repair();
+  static void begin_repair(Lane& lane);
   // repair() on row r of job j, after the rows before it.
-  void repair_row(std::size_t j, Row& r);
+  void repair_row(Lane& lane, std::size_t j, Row& r);
   // repair_row() on a row of no node or one: the search's most common rows,
   // in fewer steps.
-  void repair_one_node_row(std::size_t j, Row& r);
+  void repair_one_node_row(Lane& lane, std::size_t j, Row& r);
   // fitness() from the sum of its terms.
-  double finish_fitness(Individual& ind, double sum);
+  double finish_fitness(Lane& lane, Individual& ind, double sum);
   // The fitness that a sum of the terms of all jobs gives.
   double fitness_of_sum(double sum) const;
   // The least partial sum of terms past which a child's fitness can no
@@ -336,25 +392,27 @@ class Search {
   const MemoryBoundTypes& types_;  // tables_.types()
   Mt19937_64Blocks& rng_;
   std::vector<int> capacity_;
-  // Per node, what the current repair has put there: a multi-node job
-  // (claimed_in == repair_) and GPUs (used, when used_in == repair_).
-  struct NodeUse {
-    std::uint32_t claimed_in;
-    std::uint32_t used_in;
-    int used;
-    int capacity;
-  };
-  std::vector<NodeUse> node_use_;
-  std::uint32_t repair_ = 0;  // repairs run so far (wraps)
-  long rows_priced_ = 0;
-  long rows_scored_ = 0;
-  long rows_repaired_ = 0;
+  // Per lane (lanes_[0] the caller's): per node, what the lane's current
+  // repair has put there: a multi-node job (claimed_in == repair) and GPUs
+  // (used, when used_in == repair).
+  std::vector<Lane> lanes_;
+  SearchWorkers* workers_ = nullptr;
+  std::size_t parallel_min_jobs_ = 0;
+  // breed_on_lanes(): per child, its parents and the generator where its
+  // draws start; the population-th best fitness so far (`bar_`), which
+  // the heap of evolve() under bar_lock_ keeps.
+  std::vector<std::pair<const Individual*, const Individual*>> parents_;
+  std::vector<Mt19937_64Blocks> draws_;
+  std::atomic<double> bar_{0};
+  std::mutex bar_lock_;
+  std::mutex fill_lock_;
   GoodputTables& tables_;
   // Per job, what every row operation reads of it, packed (set by
   // prepare()): a Job is hundreds of bytes, and with thousands of jobs the
   // search's passes over them missed the cache at each job.
   struct Hot {
     std::vector<double>* table;  // its goodput table in tables_
+    double* cells;               // its data once allocated (speedup(), fill_cell())
     double base_goodput;
     double restart_factor;
     int max_gpus;

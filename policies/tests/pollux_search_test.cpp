@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -17,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "../src/pollux_workers.hpp"
 #include "goodput_test_world.hpp"
 #include "test_clusters.hpp"
 #include "vnsim/core/error.hpp"
@@ -369,6 +371,108 @@ TEST(PolluxSearch, AChildLeftAtALosingPartialSumWouldHaveLostAndTakesTheSameDraw
   }
   EXPECT_GT(left, 300);
   EXPECT_LT(twins.one.rows_repaired(), twins.other.rows_repaired());
+}
+
+// evolve() on `lanes` lanes (1: without workers) from 36 parents of
+// MixedJobs' jobs, seed 11, 100 generations: the final population, and
+// the generator's next draw.
+struct Evolved {
+  std::vector<pollux::Individual> pop;
+  std::uint64_t next_draw = 0;
+  long rows_priced = 0;
+};
+Evolved evolve_on_lanes(int lanes) {
+  MixedJobs mixed;
+  mixed.params.generations = 100;
+  mixed.params.patience = 0;
+  mixed.params.max_row_evaluations = 1e12;
+  Mt19937_64Blocks rng(11);
+  pollux::Search search(mixed.params, mixed.estimator, mixed.w.cluster, rng, mixed.tables);
+  mixed.fill(search);
+  Evolved out;
+  for (int k = 0; k < 6; ++k)
+    for (pollux::Individual& ind : MixedJobs::parents(search)) out.pop.push_back(std::move(ind));
+  std::vector<pollux::Individual> children(out.pop.size());
+  pollux::SearchWorkers workers(lanes, false);  // every generation on the lanes
+  if (lanes > 1) search.use_workers(&workers, 0);
+  EXPECT_EQ(search.evolve(out.pop, children), 100);
+  out.next_draw = rng();
+  out.rows_priced = search.rows_priced();
+  return out;
+}
+
+TEST(PolluxSearch, EvolveOnTwoOrThreeLanesKeepsTheSurvivorsAndDrawsOfOneLane) {
+  // 100 generations of 36 children (3,600 children) on 1, 2 and 3 lanes:
+  // the same final population (rows, node order, scored flags, fitness to
+  // the bit, order) and the generator in the same place. Every draw stays
+  // on the calling thread in the one-lane order; only which lane breeds a
+  // child, and how early a losing child is left, change.
+  const Evolved one = evolve_on_lanes(1);
+  for (int lanes : {2, 3}) {
+    const Evolved many = evolve_on_lanes(lanes);
+    ASSERT_EQ(many.pop.size(), one.pop.size());
+    for (std::size_t i = 0; i < one.pop.size(); ++i) {
+      EXPECT_TRUE(same_rows(many.pop[i], one.pop[i])) << lanes << " lanes, individual " << i;
+      EXPECT_EQ(many.pop[i].fitness, one.pop[i].fitness) << lanes << " lanes, individual " << i;
+    }
+    EXPECT_EQ(many.next_draw, one.next_draw) << lanes << " lanes";
+    EXPECT_GT(many.rows_priced, 0);
+  }
+  EXPECT_GT(one.pop.front().fitness, one.pop.back().fitness);  // a search that ranks, not a tie
+}
+
+TEST(PolluxSearch, WorkersBackOffAfterEpochsTheCallerRanAlone) {
+  // One lane: the caller runs every item, as where the other lanes get no
+  // core. After kLazyInARow such epochs the next kBackOff are not worth
+  // running on the lanes, then they are again; without back-off, always.
+  pollux::SearchWorkers workers(1);
+  pollux::SearchWorkers always(1, false);
+  auto epoch = [](pollux::SearchWorkers& w) {
+    w.begin(
+        10, [](void*, std::size_t, int) {}, nullptr);
+    w.publish(10);
+    w.finish();
+  };
+  for (int e = 0; e < pollux::SearchWorkers::kLazyInARow; ++e) {
+    ASSERT_TRUE(workers.worth_it()) << "epoch " << e;
+    epoch(workers);
+    ASSERT_TRUE(always.worth_it());
+    epoch(always);
+  }
+  for (int e = 0; e < pollux::SearchWorkers::kBackOff; ++e) ASSERT_FALSE(workers.worth_it()) << "epoch " << e;
+  EXPECT_TRUE(workers.worth_it());
+  EXPECT_TRUE(always.worth_it());
+}
+
+TEST(PolluxSearch, WorkersRunEveryPublishedItemOnceInEveryEpoch) {
+  // 3 lanes, 2,000 epochs of 1 to 40 items published one at a time: each
+  // item runs once, after it was published, on a lane in range.
+  pollux::SearchWorkers workers(3);
+  ASSERT_EQ(workers.lanes(), 3);
+  struct Epoch {
+    std::vector<std::atomic<int>> runs;
+    std::atomic<std::size_t> published{0};
+    std::atomic<int> wrong{0};
+    explicit Epoch(std::size_t n) : runs(n) {}
+  };
+  for (std::size_t e = 0; e < 2000; ++e) {
+    Epoch epoch(1 + e % 40);
+    workers.begin(
+        epoch.runs.size(),
+        [](void* context, std::size_t item, int lane) {
+          Epoch& ep = *static_cast<Epoch*>(context);
+          if (item >= ep.published.load() || lane < 0 || lane >= 3) ++ep.wrong;
+          ++ep.runs[item];
+        },
+        &epoch);
+    for (std::size_t i = 0; i < epoch.runs.size(); ++i) {
+      epoch.published.store(i + 1);
+      workers.publish(i + 1);
+    }
+    workers.finish();
+    ASSERT_EQ(epoch.wrong.load(), 0) << "epoch " << e;
+    for (std::size_t i = 0; i < epoch.runs.size(); ++i) ASSERT_EQ(epoch.runs[i].load(), 1) << "epoch " << e;
+  }
 }
 
 TEST(PolluxSearch, ARepairedChildStaysAsItIsWhenRepairedAgainInAnyOrderWithRowsDropped) {

@@ -31,6 +31,7 @@ namespace vnsim {
 namespace pollux {  // the genetic search (policies/src/pollux_search.hpp)
 class Search;
 class GoodputTables;
+class SearchWorkers;
 struct Individual;
 struct Row;
 }  // namespace pollux
@@ -102,6 +103,14 @@ struct PolluxParams {
   // decide() (an arrival, an end, a move), whichever comes first. The same
   // decisions as running every round (docs/POLICIES.md, "Scaling").
   bool sleep_quiet_rounds = true;
+  // Threads that breed a search's children (the caller's included), at
+  // most the machine's hardware threads: the same decisions for any
+  // number (docs/POLICIES.md, "Scaling"). 1: the caller's thread only.
+  int search_threads = 2;
+  // Searches of fewer jobs breed on one thread: below this the hand-off
+  // between threads costs more than a child (docs/PERFORMANCE.md,
+  // "Pollux's search on two threads").
+  int search_threads_min_jobs = 64;
 };
 
 class PolluxPolicy : public Policy {
@@ -182,6 +191,9 @@ class PolluxPolicy : public Policy {
   // The search's goodput tables, kept from round to round
   // (pollux_goodput_tables.hpp).
   std::unique_ptr<pollux::GoodputTables> goodput_tables_;
+  // The threads of search_threads, started at the first search that uses
+  // them and kept until the policy ends.
+  std::unique_ptr<pollux::SearchWorkers> workers_;
   std::map<JobIndex, Chosen> last_round_;
   int last_generations_ = 0;
   long searches_ = 0;
