@@ -287,8 +287,8 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
     policy->use_noise_profiles(*noise);
     options.noise_profiles = &*noise;
   }
-  LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed,
-                                 job_preparation_from(args, seed));
+  const JobPreparation preparation = job_preparation_from(args, seed);
+  LoadedTrace loaded = load_jobs(trace, args.get_or("--format", ""), bad_rows, cluster, seed, preparation);
   const std::string borrow = args.get_or("--vc-borrow", "off");
   if (borrow != "on" && borrow != "off")
     throw InputError("--vc-borrow: expected on or off, got '" + borrow + "'");
@@ -319,8 +319,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
     throw InputError(trace + ": no job to replay (" + std::to_string(loaded.skipped.size()) +
                      " rows skipped); check --format and the filters, or pass --allow-empty");
   const ModelCatalog& models = profile ? *profile : ModelCatalog::builtin();
-  std::cerr << overload_note(loaded.jobs, cluster, models,
-                             parse_number("--arrival-scale", args.get_or("--arrival-scale", "1")));
+  std::cerr << overload_note(loaded.jobs, cluster, models, preparation.filter.arrival_scale);
   // summary.json first: it is what makes a folder look like a finished run
   // (a sweep's resume looks for it), so a kill between two of these renames
   // never leaves a previous run looking complete.
