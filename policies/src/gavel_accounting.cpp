@@ -43,6 +43,7 @@ void GavelPolicy::add_to_totals(const JobMemo& m, double sign) {
     const auto t = static_cast<std::size_t>(m.run_type);
     accruing_[t] += sign;
     accruing_from_[t] += sign * m.from_s;
+    if (m.run_rate > 0) kept_alone_ = sign > 0 ? kept_alone_ + 1 : kept_alone_ - 1;
   }
 }
 
@@ -73,6 +74,14 @@ void GavelPolicy::settle(JobMemo& m, JobIndex job, double now) {
 }
 
 void GavelPolicy::track(JobMemo& m, JobIndex job) {
+  // One more active job: back in the last solve's set (its stamp kept, so
+  // that it counts as of the set when it leaves again), or out of it.
+  if (in_last_solve(m)) {
+    --unsolved_;
+  } else {
+    ++unsolved_;
+    m.track_stamp = stamp_;
+  }
   m.tracked = tracked_.size();
   tracked_.push_back(job);
   add_to_totals(m, +1);
@@ -85,6 +94,11 @@ void GavelPolicy::leave(JobIndex job, double now) {
   settle(m, job, now);
   if (m.tracked != kUntracked) {
     add_to_totals(m, -1);
+    if (in_last_solve(m))
+      ++unsolved_;
+    else
+      --unsolved_;
+    m.leave_stamp = stamp_;
     const JobIndex last = tracked_.back();
     tracked_[m.tracked] = last;
     memos_[last].tracked = m.tracked;
@@ -113,6 +127,9 @@ void GavelPolicy::observe(JobIndex job, const QueuedJob* q, const RunningJob* r,
                           std::vector<Decision>& out) {
   const double now = input.now_s;
   JobMemo& m = memos_[job];
+  // A job of a put-off solve queued again (not by a round: a round solves
+  // first) may be ranked by priority before the next round, with its X.
+  if (pending_ && q != nullptr && in_last_solve(m)) solve_pending(input);
   const Cluster& cluster = input.view->cluster();
   int type = -1;
   JobIndex partner = kNoPartner;
@@ -203,6 +220,7 @@ void GavelPolicy::recount_totals() {
   std::fill(stored_time_.begin(), stored_time_.end(), 0.0);
   std::fill(accruing_.begin(), accruing_.end(), 0.0);
   std::fill(accruing_from_.begin(), accruing_from_.end(), 0.0);
+  kept_alone_ = 0;
   for (JobIndex j : tracked_) add_to_totals(memos_[j], +1);
 }
 

@@ -61,7 +61,7 @@ const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
   return job < memos_.size() ? memos_[job].x : kNone;
 }
 
-void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& active) {
+void GavelPolicy::solve(const SchedulerInput& input, double now, const std::vector<Active>& active) {
   ++solves_;
   const Cluster& cluster = input.view->cluster();
   GavelProblem p;
@@ -71,7 +71,7 @@ void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& 
     p.throughput.emplace_back(a.throughput.begin(), a.throughput.end());
     p.scale.push_back(a.spec->gpus);
     p.remaining_steps.push_back(std::max(0.0, static_cast<double>(a.spec->iterations) - m.steps_done));
-    p.since_start_s.push_back(std::max(0.0, input.now_s - a.spec->submit_s));
+    p.since_start_s.push_back(std::max(0.0, now - a.spec->submit_s));
     p.isolated_cum_s.push_back(m.isolated_cum_s);
   }
   if (params_.space_sharing) add_sharing(input, active, p);
@@ -99,9 +99,6 @@ void GavelPolicy::solve(const SchedulerInput& input, const std::vector<Active>& 
     x.resize(p.type_gpus.size(), 0);
     x[static_cast<std::size_t>(s.type)] = s.x;
   }
-  solved_for_.clear();
-  for (const Active& a : active) solved_for_.push_back(a.index);
-  std::sort(solved_for_.begin(), solved_for_.end());
 }
 
 // Per GPU type, the time the active jobs have received on it: the
@@ -321,6 +318,10 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
   }
   // A round reads every active job: their counters are settled to now.
   settle_all(input);
+  if (round_keeps_everyone()) {
+    keep_everyone(input);
+    return out;
+  }
   std::vector<Active> active;
   active.reserve(input.running.size() + input.queued.size());
   for (const RunningJob& r : input.running) {
@@ -333,17 +334,13 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
     if (m.state == JobState::Queued)
       active.push_back(Active{q.index, q.spec, nullptr, row_of(topology, *q.spec, m)});
   }
-  std::vector<JobIndex> ids;
-  for (const Active& a : active) ids.push_back(a.index);
-  std::sort(ids.begin(), ids.end());
-  if (ids != solved_for_) {
-    solve(input, active);
-    if (input.now_s - last_reset_s_ >= params_.reset_s) {
-      ++resets_;
-      for (const Active& a : active) init_counters(memos_[a.index]);
-      pair_time_.clear();
-      last_reset_s_ = input.now_s;
-    }
+  // The active jobs are not the last solve's (unsolved_, gavel_quiet.cpp).
+  if (unsolved_ != 0) {
+    solve(input, input.now_s, active);
+    note_solved();
+    maybe_reset(input.now_s);
+  } else if (pending_) {
+    solve_pending(input);
   }
   recount_totals();
   next_round_s_ = input.now_s + params_.round_s;
@@ -374,7 +371,10 @@ const PolicyRegistration kGavel(
                 "on: pairs of same-size jobs may share GPUs, half each, at the interference table's rates")
         .whole("partners_per_class", &GavelParams::partners_per_class, 1, 1000,
                "space sharing: best partner classes kept per class of identical jobs (caps the LP's pair "
-               "columns)"),
+               "columns)")
+        .flag("skip_unchanged", &GavelParams::skip_unchanged,
+              "1: a round that provably keeps every job where it is (one GPU type, no job queued) only "
+              "moves the time counters, without ranking the jobs; 0: every round ranks every job"),
     [](const GavelParams& p) { return std::make_unique<GavelPolicy>(p); });
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "gavel_testing.hpp"
 #include "test_clusters.hpp"
 #include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
@@ -15,6 +16,10 @@
 
 namespace vnsim {
 namespace {
+
+using gavel_testing::cifar;
+using gavel_testing::decide_changed;
+using gavel_testing::Rig;
 
 double thr(const GavelProblem& p, const GavelAllocation& a, std::size_t m) {
   double out = 0;
@@ -151,35 +156,6 @@ TEST(GavelLp, FinishTimeFairnessHalvesTheGpuForRhoOne) {
   EXPECT_LE(a.value, 1.05);
   EXPECT_GE(a.x[0][0], 1 / (2 * a.value) - 1e-6);
   EXPECT_GE(a.x[1][0], 1 / (2 * a.value) - 1e-6);
-}
-
-// One test's cluster (a test cluster by name), its topology and view, and
-// the inputs of its calls.
-struct Rig {
-  explicit Rig(const std::string& name)
-      : cluster(testing::test_cluster(name)), topology(cluster), view(cluster, topology) {}
-  // The input at `now` with these running and queued jobs.
-  SchedulerInput at(double now, std::vector<RunningJob> running, std::vector<QueuedJob> queued) {
-    SchedulerInput in;
-    in.now_s = now;
-    in.view = &view;
-    in.running = std::move(running);
-    in.queued = std::move(queued);
-    return in;
-  }
-  const Cluster cluster;
-  const Topology topology;
-  ClusterView view;
-};
-
-JobSpec cifar(const std::string& id, int gpus) {
-  JobSpec j;
-  j.id = id;
-  j.model = "cifar10";
-  j.gpus = gpus;
-  j.global_batch = 128 * gpus;
-  j.iterations = 1000000;
-  return j;
 }
 
 // Two 1-GPU jobs on one GPU: the LP gives each X = 1/2. Time counters start
@@ -373,34 +349,6 @@ TEST(GavelPolicy, BetweenRoundsFreeGpusAreCountedPerTypeOnAMixedNode) {
   EXPECT_NE(start.placement.gpus[0], 0u);
 }
 
-// The driver's changes, as PolicyDriver gives them: the jobs that changed
-// since the last call, found in the call's lists.
-class ListedChanges final : public InputChanges {
- public:
-  ListedChanges(const SchedulerInput& in, std::vector<JobIndex> jobs) : in_(in), jobs_(std::move(jobs)) {}
-  const std::vector<JobIndex>& jobs() const override { return jobs_; }
-  const QueuedJob* queued(JobIndex job) const override {
-    for (const QueuedJob& q : in_.queued)
-      if (q.index == job) return &q;
-    return nullptr;
-  }
-  const RunningJob* running(JobIndex job) const override {
-    for (const RunningJob& r : in_.running)
-      if (r.index == job) return &r;
-    return nullptr;
-  }
-
- private:
-  const SchedulerInput& in_;
-  std::vector<JobIndex> jobs_;
-};
-
-std::vector<Decision> decide_changed(GavelPolicy& policy, SchedulerInput in, std::vector<JobIndex> changed) {
-  const ListedChanges changes(in, std::move(changed));
-  in.changes = &changes;
-  return policy.decide(in);
-}
-
 // Issue 21: between rounds an event brings up to date the time counters of
 // the jobs it changes only, not of every running job (that walk was half of
 // the 1M-job run). Four 1-GPU jobs fill the 4 GPUs at t = 0. An arrival at
@@ -516,6 +464,7 @@ TEST(GavelPolicy, RegistryParametersOfTheRoundPolicies) {
     EXPECT_EQ(make_policy("gavel", {{"objective", objective}, {"round_s", "60"}})->name(), "gavel");
   EXPECT_THROW(make_policy("gavel", {{"objective", "fastest"}}), InputError);
   EXPECT_THROW(make_policy("gavel", {{"round_s", "-1"}}), InputError);
+  EXPECT_EQ(make_policy("gavel", {{"skip_unchanged", "0"}})->name(), "gavel");
   EXPECT_EQ(make_policy("themis", {{"fairness_knob", "0.5"}, {"lease_s", "300"}})->name(), "themis");
   EXPECT_THROW(make_policy("themis", {{"fairness_knob", "1"}}), InputError);
   EXPECT_EQ(make_policy("gandiva", {{"slice_s", "30"}, {"placement", "first-fit"}})->name(), "gandiva");

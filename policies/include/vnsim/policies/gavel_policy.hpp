@@ -41,6 +41,9 @@ struct GavelParams {
   std::uint64_t seed = 0;
   bool space_sharing = false;  // with any objective
   int partners_per_class = 4;  // GavelSharing::partners_per_class
+  // A round that provably keeps every job where it is (gavel_quiet.cpp) only
+  // moves the time counters; false: every round is run in full.
+  bool skip_unchanged = true;
 };
 
 class GavelPolicy : public Policy {
@@ -73,6 +76,8 @@ class GavelPolicy : public Policy {
   // at a round, and one between rounds only when that job itself changed
   // (gavel_accounting.cpp), never a walk of every running job per event.
   std::size_t counter_settles() const { return settles_; }
+  // Rounds that kept every job without ranking them (gavel_quiet.cpp).
+  std::size_t skipped_rounds() const { return skipped_rounds_; }
 
  private:
   enum class JobState : unsigned char { None, Queued, Running };
@@ -105,6 +110,9 @@ class GavelPolicy : public Policy {
     GpuTypeMask row_allowed = 0;
     int planned_type = -1;       // as in planned_, for fill() to look up per job
     std::size_t reset_seen = 0;  // resets_ when time_s was last renewed
+    // stamp_ when it last became active (kept while it returns to the last
+    // solve's set) and when it last left (gavel_quiet.cpp, in_last_solve).
+    std::uint64_t track_stamp = 0, leave_stamp = 0;
   };
   struct Active {
     JobIndex index;
@@ -129,7 +137,7 @@ class GavelPolicy : public Policy {
   void settle_all(const SchedulerInput& input);
   void recount_totals();
   std::vector<double> type_time_now(double now) const;
-  void solve(const SchedulerInput& input, const std::vector<Active>& active);
+  void solve(const SchedulerInput& input, double now, const std::vector<Active>& active);
   std::vector<double> total_time_per_type(const std::vector<Active>& active, int types) const;
   // Into `out` (one per type), reused across jobs to spare an allocation each.
   void priorities(const Active& a, const std::vector<double>& type_time, std::vector<double>& out) const;
@@ -149,6 +157,13 @@ class GavelPolicy : public Policy {
   std::vector<double>& pair_time(JobIndex a, JobIndex b, int types);
   std::optional<std::vector<GpuId>> place_pair(FreeGpus& free, const Active& a, const Active& b, int type);
   std::vector<Decision> round(const SchedulerInput& input, const std::vector<Active>& active);
+  // gavel_quiet.cpp
+  bool in_last_solve(const JobMemo& m) const;
+  void note_solved();
+  void maybe_reset(double now);
+  bool round_keeps_everyone() const;
+  void keep_everyone(const SchedulerInput& input);
+  void solve_pending(const SchedulerInput& input);
   std::vector<Decision> fill(const SchedulerInput& input);
   std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
 
@@ -157,7 +172,6 @@ class GavelPolicy : public Policy {
   std::unique_ptr<TypeThroughput> throughput_;
   std::vector<JobMemo> memos_;
   std::vector<std::pair<JobIndex, int>> planned_;  // moved at the last round: (job, new type)
-  std::vector<JobIndex> solved_for_;               // the job set of the last LP solve
   // Space sharing, by job pair (lower index first): X per type from the last
   // solve, and the time run together per type since the last reset.
   std::map<std::pair<JobIndex, JobIndex>, std::vector<double>> pair_x_;
@@ -171,6 +185,20 @@ class GavelPolicy : public Policy {
   std::uint64_t calls_ = 0;
   std::size_t settles_ = 0;
   std::size_t types_ = 0;  // the cluster's GPU types
+  // The active jobs not in the last solve's set plus those of that set not
+  // active (track() and leave() keep it): 0 when the set is the active one,
+  // known without sorting the active jobs. The set is the jobs active at
+  // solved_stamp_ (in_last_solve).
+  std::size_t unsolved_ = 0;
+  std::uint64_t stamp_ = 1, solved_stamp_ = 0;
+  // Active jobs running alone on a type with a throughput > 0 there.
+  std::size_t kept_alone_ = 0;
+  // A solve a kept round put off (max-min fairness reads only the jobs'
+  // rows and widths): its jobs in order, and its time.
+  bool pending_ = false;
+  std::vector<JobIndex> pending_order_;
+  double pending_now_ = 0;
+  std::size_t skipped_rounds_ = 0;
   // The active jobs (queued or running, not rejected), in no order; the
   // queued ones by (GPUs, index) for fill() to reach only those that fit.
   std::vector<JobIndex> tracked_;
