@@ -27,6 +27,10 @@ double sia_cost(const SiaIlpProblem& problem, double value) {
 
 namespace {
 
+// keep_within_gap's search cap where search_nodes is 0 (about 0.5 ms a
+// round on the late rounds of docs/PERFORMANCE.md's two-type trace).
+constexpr long kGapSearchNodes = 20000;
+
 // Jobs with the same cost row are interchangeable: the ILP gets one general
 // integer variable per (group, configuration), A_gc in [0, members], which
 // has the same optimum as one binary per job (any optimum of the merged
@@ -131,6 +135,16 @@ struct Column {
   std::size_t config;
 };
 
+// Each group's first column, and columns.size() past the last group: group
+// g's columns are [first[g], first[g + 1]).
+std::vector<std::size_t> group_starts(const std::vector<Group>& groups, const std::vector<Column>& columns) {
+  std::vector<std::size_t> first(groups.size() + 1, columns.size());
+  for (std::size_t col = columns.size(); col-- > 0;) first[columns[col].group] = col;
+  for (std::size_t g = groups.size(); g-- > 0;)
+    if (first[g] == columns.size()) first[g] = first[g + 1];
+  return first;
+}
+
 // A feasible start for CBC: every job at its cheapest column, then, while a
 // GPU type is over capacity, the move off that type with the least cost
 // added per GPU freed (to a smaller or other-type column with room, or to
@@ -140,10 +154,7 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
                                 const std::vector<Column>& columns, const std::vector<double>& cost,
                                 const std::vector<std::size_t>& cheapest) {
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> first(groups.size() + 1, columns.size());
-  for (std::size_t col = columns.size(); col-- > 0;) first[columns[col].group] = col;
-  for (std::size_t g = groups.size(); g-- > 0;)
-    if (first[g] == columns.size()) first[g] = first[g + 1];
+  const std::vector<std::size_t> first = group_starts(groups, columns);
   auto type_of = [&](std::size_t col) {
     return static_cast<std::size_t>(problem.configs[columns[col].config].type);
   };
@@ -212,6 +223,56 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
   std::vector<double> x(columns.size(), 0.0);
   for (const Member& m : members)
     if (m.column != kNone) x[m.column] += 1;
+  return x;
+}
+
+// The running allocation as a start: each job on its current configuration
+// (`running`), or where grouping or dominance dropped that column, on its
+// group's cheapest column of the same type and no more GPUs (one exists
+// unless "none" is cheaper: drop_dominated keeps such a column); then each
+// other job, in group order, on its cheapest column with room. The running
+// jobs' GPUs fit each type's capacity, so this is feasible. It is the
+// allocation CBC returns in most late two-type rounds, which repair_fill,
+// built from each job's cheapest column, lands above (docs/PERFORMANCE.md,
+// "Sia's repeated late rounds: the cause (thirteenth pass)").
+std::vector<double> running_fill(const SiaIlpProblem& problem, const std::vector<Group>& groups,
+                                 const std::vector<Column>& columns, const std::vector<double>& cost) {
+  std::vector<double> x(columns.size(), 0.0);
+  std::vector<long> used(problem.capacity.size(), 0);
+  const std::vector<std::size_t> first = group_starts(groups, columns);
+  auto take = [&](std::size_t col) {
+    x[col] += 1;
+    used[problem.configs[columns[col].config].type] += problem.configs[columns[col].config].gpus;
+  };
+  std::vector<std::size_t> unplaced(groups.size(), 0);  // queued members left to fill in
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t i : groups[g].members) {
+      const int current = problem.running[i];
+      std::size_t best = columns.size();
+      for (std::size_t col = first[g]; current >= 0 && col < first[g + 1]; ++col) {
+        const SiaConfig& cfg = problem.configs[columns[col].config];
+        const SiaConfig& now = problem.configs[current];
+        if (cfg.type == now.type && cfg.gpus <= now.gpus &&
+            (best == columns.size() || cost[col] < cost[best]))
+          best = col;
+      }
+      if (best == columns.size())
+        unplaced[g] += current < 0 ? 1 : 0;
+      else
+        take(best);
+    }
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (; unplaced[g] > 0; --unplaced[g]) {
+      std::size_t best = columns.size();
+      for (std::size_t col = first[g]; col < first[g + 1]; ++col) {
+        const SiaConfig& cfg = problem.configs[columns[col].config];
+        if (used[cfg.type] + cfg.gpus <= problem.capacity[cfg.type] &&
+            (best == columns.size() || cost[col] < cost[best]))
+          best = col;
+      }
+      if (best == columns.size()) break;
+      take(best);
+    }
   return x;
 }
 
@@ -291,10 +352,24 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
       return hand_out(groups, columns, std::vector<double>(counts->begin(), counts->end()),
                       std::move(chosen));
   }
-  const std::vector<double> start = repair_fill(problem, groups, columns, cost, cheapest);
-  double start_cost = 0;
-  for (std::size_t col = 0; col < columns.size(); ++col) start_cost += start[col] * cost[col];
-  if (problem.certify_start || problem.max_search_nodes > 0) {
+  std::vector<double> start = repair_fill(problem, groups, columns, cost, cheapest);
+  auto cost_of = [&](const std::vector<double>& x) {
+    double sum = 0;
+    for (std::size_t col = 0; col < columns.size(); ++col) sum += x[col] * cost[col];
+    return sum;
+  };
+  double start_cost = cost_of(start);
+  if (!problem.running.empty()) {
+    if (problem.running.size() != problem.value.size())
+      throw std::invalid_argument("solve_sia_ilp: one running configuration per job, or none");
+    std::vector<double> kept = running_fill(problem, groups, columns, cost);
+    const double kept_cost = cost_of(kept);
+    if (kept_cost < start_cost) {
+      start = std::move(kept);
+      start_cost = kept_cost;
+    }
+  }
+  if (problem.certify_start || problem.max_search_nodes > 0 || problem.keep_within_gap) {
     // When no allocation costs less than the start minus 1e-6 (a tenth of
     // CBC's cutoff increment of 1e-5), CBC would return the start itself
     // (sia_certificate.hpp): the same answer without a solve.
@@ -317,6 +392,14 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
         return hand_out(groups, columns, std::vector<double>(counts.begin(), counts.end()),
                         std::move(chosen));
     }
+    // keep_within_gap: where no allocation beats the start by more than
+    // CBC's own stopping gap, the start is an answer CBC may stop at too;
+    // CBC may also find one cheaper within the gap, so decisions may differ.
+    if (problem.keep_within_gap &&
+        allocation_below(
+            members, priced, problem.capacity, start_cost - problem.relative_gap * std::abs(start_cost),
+            problem.max_search_nodes > 0 ? problem.max_search_nodes : kGapSearchNodes) == BelowTarget::kNone)
+      return hand_out(groups, columns, start, std::move(chosen));
     // Where the certificate's prices fall short (the relaxation splits a
     // few jobs), the search proves the same (sia_start_search.hpp).
     if (problem.max_search_nodes > 0 && allocation_below(members, priced, problem.capacity, target,

@@ -308,6 +308,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.certify_start = params_.certify_start;
   problem.max_search_nodes = params_.search_nodes;
   problem.exact_two_types = params_.exact_two_types;
+  problem.keep_within_gap = params_.keep_within_gap;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 
@@ -363,6 +364,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
     }
     keys[i] = JobKey{a.index, current_config[i], m.restarts, row};
   }
+  if (params_.start_from_running) problem.running = current_config;
 
   // Goodput matrix, row-normalised, with the restart factor
   // max(age - N S, 0) / (age + S) of the ages at time `at` on every
@@ -539,6 +541,12 @@ const PolicyRegistration kSia(
         .flag("exact_two_types", &SiaParams::exact_two_types,
               "1: CBC rounds take that search's optimum where it finishes within search_nodes (decisions "
               "may differ from CBC's capped search); 0: CBC's answer")
+        .flag("start_from_running", &SiaParams::start_from_running,
+              "1: CBC starts from the cheaper of its greedy repair and the running allocation (decisions may "
+              "differ: CBC's capped search stops elsewhere); 0: the repair")
+        .flag("keep_within_gap", &SiaParams::keep_within_gap,
+              "1: CBC rounds whose start a search proves within relative_gap of every allocation return "
+              "the start (decisions may differ: CBC may find one cheaper within the gap); 0: CBC")
         .flag("skip_rounds", &SiaParams::skip_rounds,
               "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
         .flag("reuse_standing", &SiaParams::reuse_standing,

@@ -68,6 +68,17 @@ inline void random_groups(std::mt19937_64& rng, std::vector<std::size_t>& member
   }
 }
 
+// Sia's configurations on philly-2017's K80 and P40 nodes of 4 and 8 GPUs,
+// scaled down to 4 and 3 nodes.
+inline std::vector<SiaConfig> shaped_configs() {
+  std::vector<SiaConfig> configs;
+  for (int g : {1, 2, 4}) configs.push_back({0, g, 1});
+  for (int n = 2; n <= 4; ++n) configs.push_back({0, 4 * n, n});
+  for (int g : {1, 2, 4, 8}) configs.push_back({1, g, 1});
+  for (int n = 2; n <= 3; ++n) configs.push_back({1, 8 * n, n});
+  return configs;
+}
+
 // A round of Sia's shape on two types (philly-2017's K80 and P40 nodes of
 // 4 and 8 GPUs, scaled down): `jobs` jobs whose goodput rises as w^a, type 1
 // faster for some, a share `restarting` of them with a restart factor off
@@ -76,10 +87,7 @@ inline SiaIlpProblem shaped_round(std::mt19937_64& rng, int trial, int jobs, dou
   std::uniform_real_distribution<double> exponent(0.2, 0.95);
   std::uniform_real_distribution<double> u01(0, 1);
   SiaIlpProblem p;
-  for (int g : {1, 2, 4}) p.configs.push_back({0, g, 1});
-  for (int n = 2; n <= 4; ++n) p.configs.push_back({0, 4 * n, n});
-  for (int g : {1, 2, 4, 8}) p.configs.push_back({1, g, 1});
-  for (int n = 2; n <= 3; ++n) p.configs.push_back({1, 8 * n, n});
+  p.configs = shaped_configs();
   p.capacity = {24 + 8 * (trial % 3), 24};
   p.relative_gap = 1e-4;
   p.max_bb_nodes = 100;

@@ -29,6 +29,12 @@ struct SiaIlpProblem {
   // empty. Empty row_class: every job's row is looked at.
   static constexpr std::size_t kNoClass = static_cast<std::size_t>(-1);
   std::vector<std::size_t> row_class;
+  // Optional, one per job: the job's current configuration (-1: none). Where
+  // given, CBC's start is the cheaper of the greedy repair and this running
+  // allocation with the other jobs filled in greedily, so a round whose
+  // answer is to keep what runs starts at that answer (docs/POLICIES.md,
+  // "Sia", "The running allocation as the start"). Empty: the repair alone.
+  std::vector<int> running;
   double p = -0.5;
   double no_allocation_penalty = 1.1;
   // > 0: CBC stops once its incumbent is within this fraction of the best
@@ -56,6 +62,13 @@ struct SiaIlpProblem {
   // where it finishes within max_search_nodes, CBC otherwise. Decisions may
   // differ from CBC's, whose search stops at max_bb_nodes and relative_gap.
   bool exact_two_types = false;
+  // true: a CBC round where the search (at most max_search_nodes nodes, or
+  // 20,000 when that is 0) proves that no allocation costs less than the
+  // start minus relative_gap x |the start's cost| returns the start: CBC's
+  // stopping rule allows it, but CBC may return one cheaper within the gap
+  // instead, so decisions may differ. With `running`, a round whose best is
+  // to keep what runs keeps it without CBC (docs/POLICIES.md, "Sia").
+  bool keep_within_gap = false;
   // The knapsack's bound on jobs x (GPUs + 1) x configurations per job of
   // its table, after the bound test has fixed the jobs it can (about 1 ns
   // each; the table takes at most 2 bytes per unit): above it, CBC.
