@@ -463,6 +463,9 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
     }
     parents_.resize(children.size());
     tapes_.resize(children.size());
+    // A child takes a draw per row and a few more for its cut and the rows
+    // mutation changes: room for twice that, so a tape rarely grows.
+    for (DrawTape& tape : tapes_) tape.draws.reserve(2 * jobs.size() + 16);
   }
   for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
     // Survival keeps pop.size() of the parents and children, a tie going
