@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 
 #include "pollux_workers.hpp"
@@ -146,8 +147,18 @@ void Search::crossover(const Individual& a, const Individual& b, Individual& chi
   std::copy(b.rows.begin() + cut, b.rows.end(), child.rows.begin() + cut);
 }
 
-double Search::breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, const Individual& b,
-                     Individual& child, double must_beat) {
+double Search::breed(const Individual& a, const Individual& b, Individual& child, double must_beat) {
+  return breed(lanes_[0], rng_, a, b, child, must_beat);
+}
+
+double Search::breed(DrawTape::Reader& draws, const Individual& a, const Individual& b, Individual& child,
+                     double must_beat) {
+  return breed(lanes_[0], draws, a, b, child, must_beat);
+}
+
+template <class Rng>
+double Search::breed(Lane& lane, Rng& rng, const Individual& a, const Individual& b, Individual& child,
+                     double must_beat) {
   // crossover(), mutate(), repair() and fitness() in one pass over the
   // jobs, with the same draws in the same order: the cut first, then
   // mutation's in job order. Repairing row j reads only the rows before
@@ -180,8 +191,9 @@ double Search::breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, con
       repair_one_node_row(lane, j, r);
     sum += scored_term(lane, j, r);
     if (sum >= lost_from && fitness_of_sum(sum) <= must_beat) {
-      // Lost whatever the rows after j hold: only their draws are taken.
-      take_row_draws(rng, a, b, cut, j + 1);
+      // Lost whatever the rows after j hold: only their draws are taken
+      // (none from a tape, which nothing reads after this child).
+      if constexpr (!std::is_same_v<Rng, DrawTape::Reader>) take_row_draws(rng, a, b, cut, j + 1);
       lane.repaired += static_cast<long>(j + 1);
       lane.scored += static_cast<long>(j + 1);
       child.repaired = false;
@@ -193,7 +205,8 @@ double Search::breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, con
   return finish_fitness(lane, child, sum);
 }
 
-void Search::take_row_draws(Mt19937_64Blocks& rng, const Individual& a, const Individual& b, std::size_t cut,
+template <class Rng>
+void Search::take_row_draws(Rng& rng, const Individual& a, const Individual& b, std::size_t cut,
                             std::size_t first) {
   // As many draws per row as breed() and mutate_row() take, without
   // changing a row: pick() is one draw whatever its range, so only the
@@ -225,8 +238,9 @@ void Search::take_row_draws(Mt19937_64Blocks& rng, const Individual& a, const In
   }
 }
 
-void Search::take_child_draws(const Individual& a, const Individual& b) {
-  take_row_draws(rng_, a, b, pick(rng_, jobs.size() + 1), 0);
+void Search::record_child_draws(const Individual& a, const Individual& b, DrawTape& tape) {
+  DrawTape::Recorder recorder = tape.record(rng_);
+  take_row_draws(recorder, a, b, pick(recorder, jobs.size() + 1), 0);
 }
 
 void Search::mutate(Individual& ind) {
@@ -234,7 +248,8 @@ void Search::mutate(Individual& ind) {
   for (std::size_t j = 0; j < jobs.size(); ++j) mutate_row(rng_, j, ind.rows[j], draw53(rng_));
 }
 
-void Search::mutate_row(Mt19937_64Blocks& rng, std::size_t j, Row& r, std::uint64_t u53) {
+template <class Rng>
+void Search::mutate_row(Rng& rng, std::size_t j, Row& r, std::uint64_t u53) {
   if (u53 < kBackToCurrent53) {
     r = current_rows_[j];  // its term as fitness() would price it
   } else if (u53 < kSparser53) {
@@ -447,7 +462,10 @@ int Search::evolve(std::vector<Individual>& pop, std::vector<Individual>& childr
         lanes_.back().node_use.push_back(NodeUse{0, 0, 0, u.capacity});
     }
     parents_.resize(children.size());
-    draws_.resize(children.size());
+    tapes_.resize(children.size());
+    // A child takes a draw per row and a few more for its cut and the rows
+    // mutation changes: room for twice that, so a tape rarely grows.
+    for (DrawTape& tape : tapes_) tape.draws.reserve(2 * jobs.size() + 16);
   }
   for (; g < generations && (params_.patience == 0 || stalled < params_.patience); ++g) {
     // Survival keeps pop.size() of the parents and children, a tie going
@@ -532,8 +550,9 @@ void Search::breed_on_lanes(const std::vector<Individual>& pop, std::vector<Indi
         const double bar = s.bar_.load(std::memory_order_acquire);
         const double must_beat = std::nextafter(bar, -std::numeric_limits<double>::infinity());
         const auto [a, b] = s.parents_[i];
-        const double f = s.breed(s.lanes_[static_cast<std::size_t>(lane)], s.draws_[i], *a, *b,
-                                 (*gen.children)[i], must_beat);
+        DrawTape::Reader draws = s.tapes_[i].read();
+        const double f =
+            s.breed(s.lanes_[static_cast<std::size_t>(lane)], draws, *a, *b, (*gen.children)[i], must_beat);
         if (f > bar) {
           const std::lock_guard<std::mutex> hold(s.bar_lock_);
           std::vector<double>& heap = *gen.best;
@@ -550,8 +569,7 @@ void Search::breed_on_lanes(const std::vector<Individual>& pop, std::vector<Indi
     const Individual& a = tournament(pop);  // two statements: a fixed draw order
     const Individual& b = tournament(pop);
     parents_[i] = {&a, &b};
-    draws_[i] = rng_;  // the child's draws start here
-    take_child_draws(a, b);
+    record_child_draws(a, b, tapes_[i]);
     workers_->publish(i + 1);
   }
   workers_->finish();

@@ -103,10 +103,14 @@ static_assert(sizeof(Row) <= 64, "a row fits a cache line");
 // Portable draws: raw mt19937_64 outputs (whose sequence the standard fixes),
 // not std:: distributions (whose algorithms differ between libraries).
 // uniform01() is the top 53 bits of a draw, scaled by 2^-53 (exact).
-inline std::uint64_t draw53(Mt19937_64Blocks& rng) {
+// `Rng` is the generator or a child's recorded draws (DrawTape); inlined,
+// as they were before they took either: a call per draw showed.
+template <class Rng>
+[[gnu::always_inline]] inline std::uint64_t draw53(Rng& rng) {
   return rng() >> 11;
 }
-inline double uniform01(Mt19937_64Blocks& rng) {
+template <class Rng>
+[[gnu::always_inline]] inline double uniform01(Rng& rng) {
   return static_cast<double>(draw53(rng)) * 0x1.0p-53;
 }
 // For 0 <= k <= 1: uniform01() < k exactly when draw53() < below53(k). With
@@ -119,9 +123,35 @@ constexpr std::uint64_t below53(double k) {
   const auto whole = static_cast<std::uint64_t>(scaled);  // floor: scaled >= 0
   return static_cast<double>(whole) < scaled ? whole + 1 : whole;
 }
-inline std::size_t pick(Mt19937_64Blocks& rng, std::size_t n) {
+template <class Rng>
+[[gnu::always_inline]] inline std::size_t pick(Rng& rng, std::size_t n) {
   return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));
 }
+
+// One child's raw draws, taken on the calling thread in the one-lane order
+// and read back in that order by the lane that breeds the child
+// (Search::use_workers): a few hundred bytes per child where a copy of the
+// generator is 5 kB, and a lane that leaves a losing child need not take
+// the draws it would have skipped.
+struct DrawTape {
+  std::vector<std::uint64_t> draws;
+  // Draws from `rng`, each one kept.
+  struct Recorder {
+    Mt19937_64Blocks& rng;
+    std::vector<std::uint64_t>& draws;
+    std::uint64_t operator()() { return draws.emplace_back(rng()); }
+  };
+  // The kept draws, in order.
+  struct Reader {
+    const std::uint64_t* next;
+    std::uint64_t operator()() { return *next++; }
+  };
+  Recorder record(Mt19937_64Blocks& rng) {
+    draws.clear();
+    return Recorder{rng, draws};
+  }
+  Reader read() const { return Reader{draws.data()}; }
+};
 
 // The goodput-maximising batch, or the job's own one without adaptive batch.
 inline BatchChoice batch_for(GoodputEstimator& estimator, bool adaptive, const JobSpec& job,
@@ -279,9 +309,16 @@ class Search {
   // children bred before this one: such a child would lose (mu + lambda)
   // survival, a tie included.
   double breed(const Individual& a, const Individual& b, Individual& child,
-               double must_beat = -std::numeric_limits<double>::infinity()) {
-    return breed(lanes_[0], rng_, a, b, child, must_beat);
-  }
+               double must_beat = -std::numeric_limits<double>::infinity());
+
+  // What evolve() on several lanes does per child (use_workers()): the
+  // calling thread keeps the draws breed() would take for a child of a and
+  // b (its cut, then its rows') in `tape`, without building the child;
+  // a lane breeds it from them: the same child and fitness, to the bit.
+  // From a tape, a losing child stops reading where it is left.
+  void record_child_draws(const Individual& a, const Individual& b, DrawTape& tape);
+  double breed(DrawTape::Reader& draws, const Individual& a, const Individual& b, Individual& child,
+               double must_beat = -std::numeric_limits<double>::infinity());
 
   // By reference: an individual of 1,000 jobs is ~100 kB.
   const Individual& tournament(const std::vector<Individual>& pop);
@@ -310,14 +347,14 @@ class Search {
   // (PolluxPolicy keeps it from round to round) when the search has at
   // least `min_jobs` jobs: the same survivors, order, fitness and draws as
   // on one lane, for any number of lanes. Every draw stays on the calling
-  // thread, in the one-lane order: it draws a child's parents and copies
-  // the generator (the child's draws start there), takes the child's draws
-  // without its rows (take_child_draws), and goes on to the next child,
-  // while the other lanes breed the children drawn so far from their
-  // copies. A child is left unfinished only when its partial fitness is
-  // below (not equal to) the population-th best of the parents and the
-  // children finished so far, whichever lane bred them: pop.size() others
-  // then beat it, ties included, so it loses survival as on one lane.
+  // thread, in the one-lane order: it draws a child's parents, takes the
+  // child's draws without its rows and keeps them on the child's tape
+  // (record_child_draws), and goes on to the next child, while the other
+  // lanes breed the children drawn so far from their tapes. A child is
+  // left unfinished only when its partial fitness is below (not equal
+  // to) the population-th best of the parents and the children finished
+  // so far, whichever lane bred them: pop.size() others then beat it, ties
+  // included, so it loses survival as on one lane.
   void use_workers(SearchWorkers* workers, std::size_t min_jobs) {
     workers_ = workers;
     parallel_min_jobs_ = min_jobs;
@@ -345,14 +382,15 @@ class Search {
     return r.term;
   }
   void price(Lane& lane, std::size_t j, Row& r);
-  double breed(Lane& lane, Mt19937_64Blocks& rng, const Individual& a, const Individual& b, Individual& child,
+  // With a DrawTape::Reader, a losing child's remaining draws are not
+  // taken: nothing reads the tape after it.
+  template <class Rng>
+  double breed(Lane& lane, Rng& rng, const Individual& a, const Individual& b, Individual& child,
                double must_beat);
   // The draws of rows [first, jobs.size()) of a child of a and b cut at
   // `cut` (the row's, then mutate_row()'s), none of its changes.
-  void take_row_draws(Mt19937_64Blocks& rng, const Individual& a, const Individual& b, std::size_t cut,
-                      std::size_t first);
-  // A whole child's draws (the cut, then its rows'), none of its changes.
-  void take_child_draws(const Individual& a, const Individual& b);
+  template <class Rng>
+  void take_row_draws(Rng& rng, const Individual& a, const Individual& b, std::size_t cut, std::size_t first);
   // One generation's children bred on the workers' lanes (use_workers()),
   // `best` as evolve() keeps it for the one-lane loop.
   void breed_on_lanes(const std::vector<Individual>& pop, std::vector<Individual>& children,
@@ -370,7 +408,8 @@ class Search {
   static constexpr std::uint64_t kDropNode53 = below53(0.1);  // "sparser" drops a node
   static constexpr std::uint64_t kSameSlot53 = below53(0.5);  // "raise" picks one of the row's nodes
   // mutate() on row r of job j, whose first draw is given (as draw53()).
-  void mutate_row(Mt19937_64Blocks& rng, std::size_t j, Row& r, std::uint64_t u53);
+  template <class Rng>
+  void mutate_row(Rng& rng, std::size_t j, Row& r, std::uint64_t u53);
   // Starts a repair: no node claimed or used yet.
   static void begin_repair(Lane& lane);
   // repair() on row r of job j, after the rows before it.
@@ -398,11 +437,11 @@ class Search {
   std::vector<Lane> lanes_;
   SearchWorkers* workers_ = nullptr;
   std::size_t parallel_min_jobs_ = 0;
-  // breed_on_lanes(): per child, its parents and the generator where its
-  // draws start; the population-th best fitness so far (`bar_`), which
-  // the heap of evolve() under bar_lock_ keeps.
+  // breed_on_lanes(): per child, its parents and its draws; the
+  // population-th best fitness so far (`bar_`), which the heap of evolve()
+  // under bar_lock_ keeps.
   std::vector<std::pair<const Individual*, const Individual*>> parents_;
-  std::vector<Mt19937_64Blocks> draws_;
+  std::vector<DrawTape> tapes_;
   std::atomic<double> bar_{0};
   std::mutex bar_lock_;
   std::mutex fill_lock_;

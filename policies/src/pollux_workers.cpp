@@ -39,7 +39,7 @@ void SearchWorkers::begin(std::size_t items, Task task, void* context) {
   items_.store(items, std::memory_order_relaxed);
   ready_.store(0, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
-  own_.store(0, std::memory_order_relaxed);
+  own_ = 0;
   task_.store(task, std::memory_order_relaxed);
   context_.store(context, std::memory_order_relaxed);
   claim_.store(epoch_ << 32, std::memory_order_release);
@@ -56,8 +56,10 @@ bool SearchWorkers::run_next(int lane) {
       int spins = 0;
       while (ready_.load(std::memory_order_acquire) <= item) relax(spins);
       task_.load(std::memory_order_relaxed)(context_.load(std::memory_order_relaxed), item, lane);
-      if (lane == 0) own_.fetch_add(1, std::memory_order_relaxed);
-      done_.fetch_add(1, std::memory_order_acq_rel);
+      if (lane == 0)
+        ++own_;  // counted apart: only the caller waits for done_
+      else
+        done_.fetch_add(1, std::memory_order_acq_rel);
       return true;
     }
   }
@@ -68,8 +70,8 @@ void SearchWorkers::finish() {
   }
   const std::size_t items = items_.load(std::memory_order_relaxed);
   int spins = 0;
-  while (done_.load(std::memory_order_acquire) < items) relax(spins);
-  const bool lazy = 5 * (items - own_.load(std::memory_order_relaxed)) < items;
+  while (own_ + done_.load(std::memory_order_acquire) < items) relax(spins);
+  const bool lazy = 5 * (items - own_) < items;
   lazy_ = lazy ? lazy_ + 1 : 0;
   if (lazy_ >= kLazyInARow && may_back_off_) {
     lazy_ = 0;

@@ -62,16 +62,21 @@ class SearchWorkers {
   bool run_next(int lane);
   void work(int lane);
 
+  // Each word the lanes write on a cache line of its own, apart from the
+  // words they only read within an epoch: a claim, a publish or a finished
+  // item then moves one line between cores, not the others with it (the
+  // hand-off is paid once per child, and small searches' children take
+  // well under a microsecond).
   // (epoch << 32) | next unclaimed item: a claim is a compare-exchange, so
   // a thread that wakes after its epoch ended claims nothing of the next.
-  std::atomic<std::uint64_t> claim_{kItemMask};
-  std::atomic<std::size_t> items_{0};
-  std::atomic<std::size_t> ready_{0};
-  std::atomic<std::size_t> done_{0};
+  alignas(64) std::atomic<std::uint64_t> claim_{kItemMask};
+  alignas(64) std::atomic<std::size_t> ready_{0};
+  alignas(64) std::atomic<std::size_t> done_{0};  // items of this epoch run on lanes 1..
+  alignas(64) std::atomic<std::size_t> items_{0};
   std::atomic<Task> task_{nullptr};
   std::atomic<void*> context_{nullptr};
   std::atomic<bool> stop_{false};
-  std::atomic<std::size_t> own_{0};  // items of this epoch run on lane 0
+  alignas(64) std::size_t own_ = 0;  // items of this epoch run on lane 0 (the caller's only)
   std::uint64_t epoch_ = 0;
   bool may_back_off_;
   int lazy_ = 0;      // epochs in a row in which the other lanes ran under a fifth

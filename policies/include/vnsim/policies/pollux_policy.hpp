@@ -108,9 +108,11 @@ struct PolluxParams {
   // number (docs/POLICIES.md, "Scaling"). 1: the caller's thread only.
   int search_threads = 2;
   // Searches of fewer jobs breed on one thread: below this the hand-off
-  // between threads costs more than a child (docs/PERFORMANCE.md,
-  // "Pollux's search on two threads").
-  int search_threads_min_jobs = 64;
+  // between threads costs more than a child. With a free second core,
+  // searches of 8 to 63 jobs gain from the second lane too
+  // (docs/PERFORMANCE.md, "Pollux on the heavy trace at load 0.8
+  // (thirteenth pass)").
+  int search_threads_min_jobs = 8;
 };
 
 class PolluxPolicy : public Policy {
