@@ -38,6 +38,7 @@ const std::vector<std::string_view> kModelKeys = {"alpha_compute_s",
                                                   "overlap_fraction",
                                                   "step_overhead_s",
                                                   "compute_jitter_s",
+                                                  "start_charge_s",
                                                   "parameter_count",
                                                   "optimizer",
                                                   "state_copies",
@@ -74,6 +75,7 @@ ModelParams parse_model(const Reader& r, const std::string& name, const Json& m,
   }
   if (m.contains("step_overhead_s")) p.step_overhead_s = r.number_at_least(m, path, "step_overhead_s", 0);
   if (m.contains("compute_jitter_s")) p.compute_jitter_s = r.number_at_least(m, path, "compute_jitter_s", 0);
+  if (m.contains("start_charge_s")) p.start_charge_s = r.number_at_least(m, path, "start_charge_s", 0);
   return p;
 }
 

@@ -74,6 +74,16 @@ TEST(ModelCatalog, ReadsTheStepOverheadAndJitterAndRefusesNegativeOnes) {
             std::string::npos);
 }
 
+TEST(ModelCatalog, ReadsAProfilesStartChargeAndRefusesANegativeOne) {
+  const ModelCatalog c =
+      ModelCatalog::parse(model_json(kValidFields + R"(, "start_charge_s": 0.025)"), "m.json");
+  ASSERT_TRUE(c.at("m").start_charge_s.has_value());
+  EXPECT_DOUBLE_EQ(*c.at("m").start_charge_s, 0.025);
+  EXPECT_FALSE(ModelCatalog::parse(model_json(kValidFields), "m.json").at("m").start_charge_s.has_value());
+  EXPECT_NE(parse_error(model_json(kValidFields + R"(, "start_charge_s": -1)")).find("start_charge_s"),
+            std::string::npos);
+}
+
 TEST(ModelCatalog, UnknownModelNamesTheKnownOnes) {
   const ModelCatalog c = ModelCatalog::parse(model_json(kValidFields), "models.json");
   try {

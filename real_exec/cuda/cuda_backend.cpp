@@ -4,10 +4,13 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "vnsim/real_exec/background_queue.hpp"
 #include "vnsim/real_exec/gradient_model.hpp"
 #include "vnsim_cuda_backend.hpp"
 
@@ -36,11 +39,13 @@ constexpr int kGemmN = 2048;  // square fp32 GEMMs of 2 * 2048^3 = 17.2 GFLOP
 
 class CudaDataPlane final : public DataPlane {
  public:
-  CudaDataPlane(GroupComm& comm, std::size_t count) : count_(count) {
+  CudaDataPlane(GroupComm& comm, std::size_t count, std::shared_ptr<BackgroundQueue> teardown)
+      : count_(count), teardown_(std::move(teardown)) {
     int devices = 0;
     check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
     if (devices == 0) throw std::runtime_error("cuda backend: no GPU visible");
-    check(cudaSetDevice(local_rank() % devices), "cudaSetDevice");
+    device_ = local_rank() % devices;
+    check(cudaSetDevice(device_), "cudaSetDevice");
     check(cudaStreamCreate(&stream_), "cudaStreamCreate");
     check(cublasCreate(&blas_), "cublasCreate");
     check(cublasSetStream(blas_, stream_), "cublasSetStream");
@@ -67,15 +72,23 @@ class CudaDataPlane final : public DataPlane {
     comm.broadcast(&id, sizeof id, 0);
     check(ncclCommInitRank(&nccl_, comm.size(), id, comm.rank()), "ncclCommInitRank");
   }
+  // The job's work is finished here; its resources go on the backend's
+  // teardown thread. ncclCommDestroy waits for NCCL's proxy thread to see
+  // the stop, which took 0.05-0.5 s per job on an H100 (docs/VALIDATION.md)
+  // and would otherwise delay the next job on this GPU.
   ~CudaDataPlane() override {
     cudaStreamSynchronize(stream_);
-    ncclCommDestroy(nccl_);
-    for (cudaEvent_t e : {compute_begin_, compute_end_, reduce_begin_, reduce_end_}) cudaEventDestroy(e);
-    for (void* p : {static_cast<void*>(params_), static_cast<void*>(grad_), static_cast<void*>(basis_),
-                    static_cast<void*>(a_), static_cast<void*>(b_), static_cast<void*>(c_)})
-      cudaFree(p);
-    cublasDestroy(blas_);
-    cudaStreamDestroy(stream_);
+    teardown_->post(
+        [device = device_, nccl = nccl_, blas = blas_, stream = stream_,
+         events = std::vector<cudaEvent_t>{compute_begin_, compute_end_, reduce_begin_, reduce_end_},
+         buffers = std::vector<void*>{params_, grad_, basis_, a_, b_, c_}] {
+          cudaSetDevice(device);
+          ncclCommDestroy(nccl);
+          for (cudaEvent_t e : events) cudaEventDestroy(e);
+          for (void* p : buffers) cudaFree(p);
+          cublasDestroy(blas);
+          cudaStreamDestroy(stream);
+        });
   }
   CudaDataPlane(const CudaDataPlane&) = delete;
   CudaDataPlane& operator=(const CudaDataPlane&) = delete;
@@ -153,6 +166,8 @@ class CudaDataPlane final : public DataPlane {
   }
 
   std::size_t count_;
+  std::shared_ptr<BackgroundQueue> teardown_;  // shared: a plane may outlive its backend
+  int device_ = 0;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
   ncclComm_t nccl_ = nullptr;
@@ -164,10 +179,55 @@ class CudaDataPlane final : public DataPlane {
 
 class CudaBackend final : public Backend {
  public:
-  std::string name() const override { return "cuda"; }
-  std::unique_ptr<DataPlane> open(GroupComm& comm, std::size_t parameter_count) override {
-    return std::make_unique<CudaDataPlane>(comm, parameter_count);
+  ~CudaBackend() override {
+    if (warm_blas_ != nullptr) cublasDestroy(warm_blas_);
   }
+  std::string name() const override { return "cuda"; }
+  // The context is created on first use, NCCL initialises itself at its
+  // first communicator, and CUDA loads each kernel on its first launch
+  // (lazy module loading, the default since CUDA 12.2): on an H100 the
+  // first job of a worker waited 0.4-0.6 s before its first step and the
+  // first step of each new GEMM shape took 0.1 s more (docs/VALIDATION.md).
+  // A one-rank communicator, one SGEMM per power-of-two row count (the
+  // shapes micro_batch issues) and one DAXPY pay that here. The handle
+  // stays open so the library stays loaded.
+  void warm_up() override {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return;  // open() says why
+    check(cudaSetDevice(local_rank() % devices), "cudaSetDevice");
+    check(cublasCreate(&warm_blas_), "cublasCreate");
+    const std::size_t gemm_bytes = static_cast<std::size_t>(kGemmN) * kGemmN * sizeof(float);
+    float *a = nullptr, *b = nullptr, *c = nullptr;
+    double* x = nullptr;
+    for (float** m : {&a, &b, &c}) {
+      check(cudaMalloc(m, gemm_bytes), "cudaMalloc warm-up");
+      check(cudaMemset(*m, 0, gemm_bytes), "cudaMemset warm-up");
+    }
+    check(cudaMalloc(&x, 2 * sizeof(double)), "cudaMalloc warm-up");
+    const float one = 1.0f, zero = 0.0f;
+    for (int m = kGemmN; m >= 1; m /= 2)
+      check(cublasSgemm(warm_blas_, CUBLAS_OP_N, CUBLAS_OP_N, m, kGemmN, kGemmN, &one, a, m, b, kGemmN, &zero,
+                        c, m),
+            "cublasSgemm warm-up");
+    const double alpha = 0.0;
+    check(cublasDaxpy(warm_blas_, 1, &alpha, x, 1, x + 1, 1), "cublasDaxpy warm-up");
+    check(cudaDeviceSynchronize(), "warm-up");
+    ncclUniqueId id;
+    check(ncclGetUniqueId(&id), "ncclGetUniqueId warm-up");
+    ncclComm_t alone = nullptr;
+    check(ncclCommInitRank(&alone, 1, id, 0), "ncclCommInitRank warm-up");
+    ncclCommDestroy(alone);
+    for (void* p :
+         {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(c), static_cast<void*>(x)})
+      cudaFree(p);
+  }
+  std::unique_ptr<DataPlane> open(GroupComm& comm, std::size_t parameter_count) override {
+    return std::make_unique<CudaDataPlane>(comm, parameter_count, teardown_);
+  }
+
+ private:
+  cublasHandle_t warm_blas_ = nullptr;
+  std::shared_ptr<BackgroundQueue> teardown_ = std::make_shared<BackgroundQueue>();
 };
 
 }  // namespace

@@ -79,6 +79,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
     return static_cast<int>(done.at(0));
   }
   MpiGroupComm comm(workers_comm, true);
+  backend->warm_up();  // as a run's workers do before their first job
   // The workers meet only each other from here on; the controller sleeps.
   const RealtimeScope realtime(o.realtime, ("worker rank " + std::to_string(world_rank)).c_str());
   const int workers = world_size - 1;
@@ -110,22 +111,29 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   }
   raw["one_way_latency_s"] = one_way_s;
 
-  // What each segment of a job starts with (worker.cpp): a communicator over
-  // its ranks and a data plane for the largest model's parameters. The
-  // simulator's 1 s default is a guess for real clusters; here it takes
-  // milliseconds, and a resize's prediction depends on it.
+  // What each segment of a job costs its workers besides its steps
+  // (worker.cpp): a communicator over its ranks and a data plane opened,
+  // and both closed when it ends (the cuda backend hands its teardown to a
+  // thread of its own). The simulator's 1 s default is a guess for real
+  // clusters; here it takes milliseconds to tens of milliseconds, and every
+  // start's and resize's prediction depends on it.
   std::size_t largest = 1;
   for (const auto& name : o.models)
     largest = std::max(largest, emulated_parameter_count(ModelCatalog::builtin().at(name), o.scale));
   std::vector<int> worker_ranks;
   for (int r = 1; r < world_size; ++r) worker_ranks.push_back(r);
   int setup_tag = kTagCalibrate + 1;
-  const double setup_s = timed_across(comm, o.repetitions, [&] {
-    const double t0 = MPI_Wtime();
-    MpiGroupComm segment(create_group_comm(worker_ranks, setup_tag++), true);
-    const std::unique_ptr<DataPlane> plane = backend->open(segment, largest);
-    return MPI_Wtime() - t0;
-  });
+  const auto segment_cycle_s = [&](std::size_t parameters) {
+    return timed_across(comm, o.repetitions, [&] {
+      const double t0 = MPI_Wtime();
+      {
+        MpiGroupComm segment(create_group_comm(worker_ranks, setup_tag++), true);
+        backend->open(segment, parameters).reset();
+      }
+      return MPI_Wtime() - t0;
+    });
+  };
+  const double setup_s = segment_cycle_s(largest);
   raw["communicator_setup_s"] = setup_s;
 
   std::vector<CalibratedModel> calibrated;
@@ -134,9 +142,13 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
   for (const auto& name : o.models) {
     const ModelParams& model = ModelCatalog::builtin().at(name);
     const std::size_t params = emulated_parameter_count(model, o.scale);
-    std::unique_ptr<DataPlane> plane = backend->open(comm, params);
     CalibratedModel c;
     c.base = model;
+    // Every start of this model's jobs (the first one included) pays it
+    // before its first step: the simulator charges it as the model's start
+    // charge (docs/MODELS.md).
+    c.start_charge_s = segment_cycle_s(params);
+    std::unique_ptr<DataPlane> plane = backend->open(comm, params);
     c.gradient_bytes = static_cast<double>(params * sizeof(double));
     std::vector<std::pair<double, double>> points;
     nlohmann::ordered_json model_raw;
@@ -187,6 +199,7 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
       model_raw["compute_jitter_s"] = c.compute_jitter_s;
     }
     model_raw["gradient_bytes"] = c.gradient_bytes;
+    model_raw["start_charge_s"] = c.start_charge_s;
     if (comm.rank() == 0) {
       // The gradient noise Pollux's goodput reads, on this backend's own
       // gradients: batches of M0 against batches of 16 M0 (16 M0 well above
@@ -295,14 +308,14 @@ int calibrate_command(const Options& o, int world_rank, int world_size) {
     for (StagedFile* f : {&cluster_json, &models_json, &noise_json, &calibration_json}) f->commit();
     std::printf(
         "vnexec calibrate: %d workers, one-way latency %.1f us, fitted link bandwidth %.2f GB/s, "
-        "communicator setup %.2f ms\n",
+        "segment open and teardown %.2f ms\n",
         workers, one_way_s * 1e6, links.link_bandwidth_Bps / 1e9, setup_s * 1e3);
     for (const CalibratedModel& c : calibrated)
       std::printf(
           "  %s: micro-batch %.4f s + %.3g s/sample (rmse %.4f s, %d points), step overhead %.1f us, compute "
-          "jitter %.1f us, gradient %.0f bytes\n",
+          "jitter %.1f us, gradient %.0f bytes, start %.2f ms\n",
           c.base.name.c_str(), c.compute.intercept, c.compute.slope, c.compute.rmse, c.points,
-          c.step_overhead_s * 1e6, c.compute_jitter_s * 1e6, c.gradient_bytes);
+          c.step_overhead_s * 1e6, c.compute_jitter_s * 1e6, c.gradient_bytes, c.start_charge_s * 1e3);
     for (const MeasuredNoise& m : noise)
       std::printf("  %s: gradient noise scale %.1f samples (|G|^2 %.4g, tr(Sigma) %.4g)\n",
                   m.model.name.c_str(), m.noise.noise_scale(), m.noise.grad_sqr, m.noise.trace_sigma);

@@ -126,6 +126,7 @@ int run_command(const Options& options, int world_rank, int world_size) {
   };
 
   if (world_rank != 0) {
+    backend->warm_up();           // before the barrier, so the run's clock starts after it
     MPI_Barrier(MPI_COMM_WORLD);  // the controller has created the run folder
     WorkerConfig c;
     c.backend = backend.get();

@@ -252,6 +252,7 @@ std::string model_profile_json(const std::vector<CalibratedModel>& models, const
     e["overlap_fraction"] = 0.0;  // the executor all-reduces after the last micro-batch
     e["step_overhead_s"] = m.step_overhead_s;
     e["compute_jitter_s"] = m.compute_jitter_s;
+    e["start_charge_s"] = m.start_charge_s;
     e["fit_points"] = m.points;
     e["fit_rmse_s"] = m.compute.rmse;
     all[b.name] = e;

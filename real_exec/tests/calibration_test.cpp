@@ -155,8 +155,12 @@ TEST(Calibration, ModelProfileParsesAsAModelCatalog) {
   m.compute = LineFit{0.01, 0.0002, 0.001};
   m.points = 4;
   m.gradient_bytes = 44680;
+  m.start_charge_s = 0.028;
   const ModelCatalog cat = ModelCatalog::parse(model_profile_json({m}, "T4"), "profile");
   const ModelParams& p = cat.at("cifar10");
+  // The measured start reaches the simulator as the model's start charge.
+  ASSERT_TRUE(p.start_charge_s.has_value());
+  EXPECT_DOUBLE_EQ(*p.start_charge_s, 0.028);
   EXPECT_DOUBLE_EQ(p.alpha_compute_s, 0.01);
   EXPECT_DOUBLE_EQ(p.beta_compute_s, 0.0002);
   EXPECT_DOUBLE_EQ(p.gradient_bytes, 44680);

@@ -112,6 +112,7 @@ struct CalibratedModel {
   double gradient_bytes = 0;    // bytes actually all-reduced per step
   double step_overhead_s = 0;   // ModelParams::step_overhead_s
   double compute_jitter_s = 0;  // ModelParams::compute_jitter_s
+  double start_charge_s = 0;    // ModelParams::start_charge_s: a segment's open and teardown
 };
 
 // What a step costs beyond its micro-batches and its all-reduce, from whole

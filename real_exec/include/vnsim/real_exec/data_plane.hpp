@@ -42,6 +42,10 @@ class Backend {
   // `comm` stays valid for the plane's lifetime; the plane may use it for
   // its collectives (cpu) or only to bootstrap its own communicator (cuda).
   virtual std::unique_ptr<DataPlane> open(GroupComm& comm, std::size_t parameter_count) = 0;
+  // Once per worker process, before its first job: what a long-lived
+  // worker pays at boot and never again (a GPU's context, its libraries'
+  // kernels), so that no job's time carries it.
+  virtual void warm_up() {}
 };
 
 // Real GEMMs on the CPU and the GroupComm's all-reduce (MPI in vnexec).
