@@ -37,40 +37,62 @@ void GavelPolicy::init_counters(JobMemo& m) {
 }
 
 // Adds (sign +1) or takes out (-1) the job's part of the per-type totals.
+// The count of jobs accruing is a whole number, exact in any order, so it
+// is kept at once even while a kept round leaves the sums (gavel_kept.cpp).
 void GavelPolicy::add_to_totals(const JobMemo& m, double sign) {
-  for (std::size_t j = 0; j < types_ && j < m.time_s.size(); ++j) stored_time_[j] += sign * m.time_s[j];
+  for (std::size_t j = 0; j < types_ && j < m.time_s.size(); ++j)
+    add_to_sum(stored_time_, stored_adds_, j, sign * m.time_s[j]);
   if (m.state == JobState::Running && m.run_type >= 0 && m.run_partner == kNoPartner) {
     const auto t = static_cast<std::size_t>(m.run_type);
     accruing_[t] += sign;
-    accruing_from_[t] += sign * m.from_s;
+    add_to_sum(accruing_from_, from_adds_, t, sign * m.from_s);
     if (m.run_rate > 0) kept_alone_ = sign > 0 ? kept_alone_ + 1 : kept_alone_ - 1;
   }
 }
 
+// One addend of a per-type sum: added, or, while a kept round has left the
+// sums to be summed again (one GPU type), noted in order for rebuild_sums.
+void GavelPolicy::add_to_sum(std::vector<double>& sum, std::vector<double>& adds, std::size_t type,
+                             double value) {
+  if (sums_stale_)
+    adds.push_back(value);
+  else
+    sum[type] += value;
+}
+
 // The running job's time from `from_s` to now, into its counter (or its
 // pair's), its estimated steps and, for finish-time fairness, their time at
-// the isolated share: the same terms the per-call walk added.
-void GavelPolicy::settle(JobMemo& m, JobIndex job, double now) {
-  if (m.state != JobState::Running) return;
-  ++settles_;
-  if (!(now > m.from_s)) return;
+// the isolated share: the same terms the per-call walk added. Returns the
+// time added to a type's counter of its own (0: none), for the sums.
+double GavelPolicy::advance(JobMemo& m, JobIndex job, double now) {
+  if (!(now > m.from_s)) return 0;
   const double dt = now - m.from_s;
   m.from_s = now;
   m.accounted_until_s = now;
-  if (m.run_type < 0) return;
+  if (m.run_type < 0) return 0;
   const auto t = static_cast<std::size_t>(m.run_type);
-  if (m.run_partner == kNoPartner) {
+  if (m.run_partner == kNoPartner)
     m.time_s[t] += dt;
-    if (m.tracked != kUntracked) {
-      stored_time_[t] += dt;
-      accruing_from_[t] += dt;
-    }
-  } else if (job < m.run_partner) {
+  else if (job < m.run_partner)
     pair_time(job, m.run_partner, static_cast<int>(types_))[t] += dt;
-  }
   const double steps = dt * m.run_rate;
   m.steps_done += steps;
   if (m.isolated_rate > 0) m.isolated_cum_s += steps / m.isolated_rate;
+  return m.run_partner == kNoPartner ? dt : 0;
+}
+
+// Brings the running job up to now: first the kept rounds since its last
+// settle (gavel_kept.cpp), then the time since, into the sums too.
+void GavelPolicy::settle(JobMemo& m, JobIndex job, double now) {
+  if (m.state != JobState::Running) return;
+  catch_up(m, job);
+  ++settles_;
+  const double dt = advance(m, job, now);
+  if (dt > 0 && m.tracked != kUntracked) {
+    const auto t = static_cast<std::size_t>(m.run_type);
+    add_to_sum(stored_time_, stored_adds_, t, dt);
+    add_to_sum(accruing_from_, from_adds_, t, dt);
+  }
 }
 
 void GavelPolicy::track(JobMemo& m, JobIndex job) {
@@ -82,7 +104,9 @@ void GavelPolicy::track(JobMemo& m, JobIndex job) {
     ++unsolved_;
     m.track_stamp = stamp_;
   }
+  note_tracked(job, tracked_.size(), false);
   m.tracked = tracked_.size();
+  m.kept_seen = kept_rounds_.size();
   tracked_.push_back(job);
   add_to_totals(m, +1);
 }
@@ -99,6 +123,7 @@ void GavelPolicy::leave(JobIndex job, double now) {
     else
       --unsolved_;
     m.leave_stamp = stamp_;
+    note_tracked(job, m.tracked, true);
     const JobIndex last = tracked_.back();
     tracked_[m.tracked] = last;
     memos_[last].tracked = m.tracked;
@@ -210,13 +235,17 @@ void GavelPolicy::read_input(const SchedulerInput& input, std::vector<Decision>&
   for (const QueuedJob& q : input.queued) observe(q.index, &q, nullptr, input, out);
 }
 
-// At a round: every running job settled to now, and the totals summed again
-// from the counters (the running sums drift by rounding between rounds).
+// At a round ranked: every running job settled to now, and the totals summed
+// again from the counters (the running sums drift by rounding between rounds).
 void GavelPolicy::settle_all(const SchedulerInput& input) {
   for (const RunningJob& r : input.running) settle(memos_[r.index], r.index, input.now_s);
 }
 
 void GavelPolicy::recount_totals() {
+  sums_stale_ = false;
+  stored_adds_.clear();
+  from_adds_.clear();
+  tracked_log_.clear();
   std::fill(stored_time_.begin(), stored_time_.end(), 0.0);
   std::fill(accruing_.begin(), accruing_.end(), 0.0);
   std::fill(accruing_from_.begin(), accruing_from_.end(), 0.0);
@@ -224,7 +253,8 @@ void GavelPolicy::recount_totals() {
   for (JobIndex j : tracked_) add_to_totals(memos_[j], +1);
 }
 
-std::vector<double> GavelPolicy::type_time_now(double now) const {
+std::vector<double> GavelPolicy::type_time_now(double now) {
+  if (sums_stale_) rebuild_sums();
   std::vector<double> out(types_);
   for (std::size_t j = 0; j < types_; ++j)
     out[j] = stored_time_[j] + (accruing_[j] * now - accruing_from_[j]);

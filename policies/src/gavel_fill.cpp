@@ -65,8 +65,18 @@ std::vector<Decision> GavelPolicy::fill(const SchedulerInput& input) {
   }
   if (candidates.empty()) return {};
 
-  // Each type's total over every active job, from the running sums.
-  const std::vector<double> type_time = type_time_now(input.now_s);
+  // Each type's total over every active job, from the running sums, read
+  // by priorities() only for a candidate with an allocation on a type it
+  // can use (one queued again since the last solve); else zeros, which give
+  // the same priorities, 0, without summing again what a kept round left.
+  bool reads_totals = false;
+  for (const Active& a : candidates) {
+    const std::vector<double>& x = memos_[a.index].x;
+    for (std::size_t j = 0; j < x.size() && j < a.throughput.size() && !reads_totals; ++j)
+      reads_totals = x[j] > 0 && a.throughput[j] > 0;
+  }
+  const std::vector<double> type_time =
+      reads_totals ? type_time_now(input.now_s) : std::vector<double>(static_cast<std::size_t>(types), 0.0);
   std::vector<JobIndex> index_of;
   index_of.reserve(candidates.size());
   std::vector<Pick> picks;

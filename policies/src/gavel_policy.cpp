@@ -63,6 +63,9 @@ const std::vector<double>& GavelPolicy::allocation_of(JobIndex job) const {
 
 void GavelPolicy::solve(const SchedulerInput& input, double now, const std::vector<Active>& active) {
   ++solves_;
+  // The jobs' steps are read and their isolated rates set: kept rounds
+  // before now are replayed first, at the old rates, as they were settled.
+  for (const Active& a : active) catch_up(memos_[a.index], a.index);
   const Cluster& cluster = input.view->cluster();
   GavelProblem p;
   for (const std::string& type : cluster.gpu_types()) p.type_gpus.push_back(cluster.gpu_count_of_type(type));
@@ -316,12 +319,13 @@ std::vector<Decision> GavelPolicy::decide(const SchedulerInput& input) {
     out.insert(out.end(), std::make_move_iterator(started.begin()), std::make_move_iterator(started.end()));
     return out;
   }
-  // A round reads every active job: their counters are settled to now.
-  settle_all(input);
+  // A kept round leaves the counters to each job's next use (gavel_kept.cpp).
   if (round_keeps_everyone()) {
     keep_everyone(input);
     return out;
   }
+  // A ranked round reads every active job: their counters are settled to now.
+  settle_all(input);
   std::vector<Active> active;
   active.reserve(input.running.size() + input.queued.size());
   for (const RunningJob& r : input.running) {

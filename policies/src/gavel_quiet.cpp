@@ -24,9 +24,10 @@
 // then its solve when the active jobs are not the last solve's, a reset
 // of the counters with it, the counters brought up to date (settle_all,
 // recount_totals), the next round's time and the last round's planned
-// moves dropped. keep_everyone() does these with the same floating-point
-// operations, so later calls decide as after the full round, and ranks no
-// pick (ranked_in_last_call() is 0).
+// moves dropped. keep_everyone() does these, the counters and their sums
+// left to each job's next use with the same floating-point operations
+// (gavel_kept.cpp), so later calls decide as after the full round, and
+// ranks no pick (ranked_in_last_call() is 0).
 //
 // The solve is put off under max-min fairness, whose LP reads only the
 // jobs' throughput rows and widths, both fixed while a job is active: X is
@@ -36,8 +37,9 @@
 // queued again, which solves first (observe()). Only the isolated rates,
 // which max-min fairness never reads, are set later than the full round
 // set them. The other objectives read the jobs' progress and solve at once.
-// The checks are O(1), kept by track(), leave() and add_to_totals(); the
-// counters are still settled per running job.
+// The checks are O(1), kept by track(), leave() and add_to_totals(); so is
+// the rest of a kept round but for the put-off solve's order, a copy of the
+// running jobs' indices when the job set changed since the last solve.
 #include "vnsim/policies/gavel_policy.hpp"
 
 namespace vnsim {
@@ -56,13 +58,20 @@ void GavelPolicy::note_solved() {
   pending_ = false;
 }
 
-// A solve restarts the active jobs' counters once reset_s has passed.
-void GavelPolicy::maybe_reset(double now) {
-  if (now - last_reset_s_ < params_.reset_s) return;
+// A solve restarts the active jobs' counters once reset_s has passed:
+// whether it does, with the reset's own state; the caller renews the jobs'
+// counters (maybe_reset), or a kept round leaves that to each job's replay.
+bool GavelPolicy::start_reset(double now) {
+  if (now - last_reset_s_ < params_.reset_s) return false;
   ++resets_;
-  for (JobIndex j : tracked_) init_counters(memos_[j]);
   pair_time_.clear();
   last_reset_s_ = now;
+  return true;
+}
+
+void GavelPolicy::maybe_reset(double now) {
+  if (!start_reset(now)) return;
+  for (JobIndex j : tracked_) init_counters(memos_[j]);
 }
 
 bool GavelPolicy::round_keeps_everyone() const {
@@ -71,17 +80,24 @@ bool GavelPolicy::round_keeps_everyone() const {
 }
 
 void GavelPolicy::keep_everyone(const SchedulerInput& input) {
+  bool reset = false;
   if (unsolved_ != 0) {
-    // The round's active jobs, in its order: the running ones.
+    // The round's active jobs, in its order: the running ones, all of them
+    // tracked as running here (every active job runs), so without reading
+    // their memos unless the counts differ (a test's partial input).
     pending_order_.clear();
-    for (const RunningJob& r : input.running)
-      if (memos_[r.index].state == JobState::Running) pending_order_.push_back(r.index);
+    if (input.running.size() == tracked_.size()) {
+      for (const RunningJob& r : input.running) pending_order_.push_back(r.index);
+    } else {
+      for (const RunningJob& r : input.running)
+        if (memos_[r.index].state == JobState::Running) pending_order_.push_back(r.index);
+    }
     pending_now_ = input.now_s;
     note_solved();
     pending_ = true;
-    maybe_reset(input.now_s);
+    reset = start_reset(input.now_s);
   }
-  recount_totals();
+  keep_counters(input.now_s, reset);
   next_round_s_ = input.now_s + params_.round_s;
   for (const auto& moved : planned_) memos_[moved.first].planned_type = -1;
   planned_.clear();

@@ -78,6 +78,15 @@ class GavelPolicy : public Policy {
   std::size_t counter_settles() const { return settles_; }
   // Rounds that kept every job without ranking them (gavel_quiet.cpp).
   std::size_t skipped_rounds() const { return skipped_rounds_; }
+  // The job's time per type since the last reset, as settled so far: a
+  // running job's kept rounds are replayed at its next use (gavel_kept.cpp),
+  // so this is as of its last settle, the same as a full round's once a
+  // ranked round, a fill or a change has settled it.
+  std::vector<double> time_counters_of(JobIndex job) const;
+  // Per type, the time the active jobs have received up to `now`: the
+  // denominators a fill ranks queued jobs with (summed again first when a
+  // kept round left the sums to be rebuilt, gavel_kept.cpp).
+  std::vector<double> type_time_totals(double now);
 
  private:
   enum class JobState : unsigned char { None, Queued, Running };
@@ -113,6 +122,12 @@ class GavelPolicy : public Policy {
     // stamp_ when it last became active (kept while it returns to the last
     // solve's set) and when it last left (gavel_quiet.cpp, in_last_solve).
     std::uint64_t track_stamp = 0, leave_stamp = 0;
+    // Kept rounds (kept_rounds_) settled to: those from here on are replayed
+    // at the job's next use (gavel_kept.cpp). At the last one replayed, the
+    // counter and from_s that round summed (kept_mark: its position).
+    std::size_t kept_seen = 0;
+    std::size_t kept_mark = kUntracked;
+    double kept_time_s = 0, kept_from_s = 0;
   };
   struct Active {
     JobIndex index;
@@ -129,6 +144,8 @@ class GavelPolicy : public Policy {
   void init_counters(JobMemo& m);
   void add_to_totals(const JobMemo& m, double sign);
   void settle(JobMemo& m, JobIndex job, double now);
+  double advance(JobMemo& m, JobIndex job, double now);
+  void add_to_sum(std::vector<double>& sum, std::vector<double>& adds, std::size_t type, double value);
   void track(JobMemo& m, JobIndex job);
   void leave(JobIndex job, double now);
   void observe(JobIndex job, const QueuedJob* q, const RunningJob* r, const SchedulerInput& input,
@@ -136,7 +153,7 @@ class GavelPolicy : public Policy {
   void read_input(const SchedulerInput& input, std::vector<Decision>& out);
   void settle_all(const SchedulerInput& input);
   void recount_totals();
-  std::vector<double> type_time_now(double now) const;
+  std::vector<double> type_time_now(double now);
   void solve(const SchedulerInput& input, double now, const std::vector<Active>& active);
   std::vector<double> total_time_per_type(const std::vector<Active>& active, int types) const;
   // Into `out` (one per type), reused across jobs to spare an allocation each.
@@ -160,10 +177,16 @@ class GavelPolicy : public Policy {
   // gavel_quiet.cpp
   bool in_last_solve(const JobMemo& m) const;
   void note_solved();
+  bool start_reset(double now);
   void maybe_reset(double now);
   bool round_keeps_everyone() const;
   void keep_everyone(const SchedulerInput& input);
   void solve_pending(const SchedulerInput& input);
+  // gavel_kept.cpp
+  void catch_up(JobMemo& m, JobIndex job);
+  void keep_counters(double now, bool reset);
+  void note_tracked(JobIndex job, std::size_t pos, bool left);
+  void rebuild_sums();
   std::vector<Decision> fill(const SchedulerInput& input);
   std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
 
@@ -206,6 +229,27 @@ class GavelPolicy : public Policy {
   // Per type: the settled counters of the active jobs, and the jobs running
   // alone there with the sum of their from_s (type_time_now).
   std::vector<double> stored_time_, accruing_, accruing_from_;
+  // Kept rounds so far, in order, each job replaying those after its
+  // kept_seen (gavel_kept.cpp): the round's time, and whether it reset the
+  // counters (to resets_ of then).
+  struct KeptRound {
+    double now_s;
+    std::size_t resets;
+    bool reset;
+  };
+  std::vector<KeptRound> kept_rounds_;
+  // After a kept round, until a round or a fill sums them again: the sums
+  // of the one GPU type are the last kept round's sum over the active jobs
+  // then, in tracked_'s order then (tracked_ now, with tracked_log_'s
+  // changes undone), plus stored_adds_ and from_adds_ in order.
+  bool sums_stale_ = false;
+  std::vector<double> stored_adds_, from_adds_;
+  struct TrackedChange {
+    JobIndex job;
+    std::size_t pos;
+    bool left;  // taken from pos (the last job moved there); else appended at pos
+  };
+  std::vector<TrackedChange> tracked_log_;
   bool want_timer_ = false;
   std::vector<char> data_parallel_;  // by job index: checked runnable (data_parallel_jobs.hpp)
 };
