@@ -395,10 +395,23 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
     // keep_within_gap: where no allocation beats the start by more than
     // CBC's own stopping gap, the start is an answer CBC may stop at too;
     // CBC may also find one cheaper within the gap, so decisions may differ.
-    if (problem.keep_within_gap &&
-        allocation_below(
-            members, priced, problem.capacity, start_cost - problem.relative_gap * std::abs(start_cost),
-            problem.max_search_nodes > 0 ? problem.max_search_nodes : kGapSearchNodes) == BelowTarget::kNone)
+    // gap_search: where one beats it, the search goes on from there to an
+    // allocation within the gap (CBC's stopping rule), and CBC runs only
+    // past the node cap.
+    const long gap_nodes = problem.max_search_nodes > 0 ? problem.max_search_nodes : kGapSearchNodes;
+    if (problem.keep_within_gap && problem.gap_search) {
+      std::vector<long> counts;
+      const BelowTarget below = within_gap_below(members, priced, problem.capacity, start_cost,
+                                                 problem.relative_gap, gap_nodes, counts);
+      if (below == BelowTarget::kNone) return hand_out(groups, columns, start, std::move(chosen));
+      if (below == BelowTarget::kFound)
+        return hand_out(groups, columns, std::vector<double>(counts.begin(), counts.end()),
+                        std::move(chosen));
+    }
+    if (problem.keep_within_gap && !problem.gap_search &&
+        allocation_below(members, priced, problem.capacity,
+                         start_cost - problem.relative_gap * std::abs(start_cost),
+                         gap_nodes) == BelowTarget::kNone)
       return hand_out(groups, columns, start, std::move(chosen));
     // Where the certificate's prices fall short (the relaxation splits a
     // few jobs), the search proves the same (sia_start_search.hpp).

@@ -309,6 +309,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.max_search_nodes = params_.search_nodes;
   problem.exact_two_types = params_.exact_two_types;
   problem.keep_within_gap = params_.keep_within_gap;
+  problem.gap_search = params_.gap_search;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 
@@ -547,6 +548,10 @@ const PolicyRegistration kSia(
         .flag("keep_within_gap", &SiaParams::keep_within_gap,
               "1: CBC rounds whose start a search proves within relative_gap of every allocation return "
               "the start (decisions may differ: CBC may find one cheaper within the gap); 0: CBC")
+        .flag("gap_search", &SiaParams::gap_search,
+              "1 (with keep_within_gap): where an allocation beats the start by more than relative_gap, the "
+              "search goes on to one within the gap and CBC runs only past its node cap (decisions may "
+              "differ); 0: CBC")
         .flag("skip_rounds", &SiaParams::skip_rounds,
               "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
         .flag("reuse_standing", &SiaParams::reuse_standing,

@@ -79,6 +79,7 @@ struct Search {
   double target;
   long max_nodes;
   bool optimise;  // false: stop at the first allocation below the target
+  double gap;     // optimise: each allocation found lowers the target to its cost minus this fraction
   long nodes = 0;
   std::vector<std::size_t> pick;  // per slot: its option
   std::vector<std::size_t> best;  // optimise: the cheapest pick found
@@ -89,9 +90,10 @@ struct Search {
       if (!(cost < target)) return BelowTarget::kNone;
       if (!optimise) return BelowTarget::kFound;
       // Only a strictly cheaper one replaces it: the first of equal ones in
-      // the search's order stays.
+      // the search's order stays. With a gap, only one cheaper by more than
+      // the gap, so the last one found is within the gap of every allocation.
       best = pick;
-      target = cost - 1e-9;
+      target = gap > 0 ? cost - gap * std::abs(cost) : cost - 1e-9;
       budget = target - bound;
       return BelowTarget::kNone;
     }
@@ -124,7 +126,7 @@ namespace {
 // allocation below the target, per column, when one is found.
 BelowTarget search(const std::vector<std::size_t>& members, const std::vector<PricedColumn>& columns,
                    const std::vector<int>& capacity, double target, long max_nodes, StartSearchWork* work,
-                   std::vector<long>* counts) {
+                   std::vector<long>* counts, double gap = 0) {
   if (capacity.empty() || capacity.size() > 2) return BelowTarget::kGaveUp;
   if (columns.empty()) {
     if (counts != nullptr) counts->clear();
@@ -187,11 +189,17 @@ BelowTarget search(const std::vector<std::size_t>& members, const std::vector<Pr
                    [&](std::size_t a, std::size_t b) { return widest(a) > widest(b); });
   std::vector<std::size_t> slot_group;
   for (std::size_t g : open) slot_group.insert(slot_group.end(), members[g], g);
-  Search run{options,   slot_group,
-             room,      bound,
-             budget,    target,
-             max_nodes, counts != nullptr,
-             0,         std::vector<std::size_t>(slot_group.size(), 0),
+  Search run{options,
+             slot_group,
+             room,
+             bound,
+             budget,
+             target,
+             max_nodes,
+             counts != nullptr,
+             gap,
+             0,
+             std::vector<std::size_t>(slot_group.size(), 0),
              {}};
   const BelowTarget below = run.from(0, 0, fixed_cost, used);
   if (work != nullptr) work->nodes = run.nodes;
@@ -221,6 +229,14 @@ BelowTarget cheapest_below(const std::vector<std::size_t>& members, const std::v
                            const std::vector<int>& capacity, double target, long max_nodes,
                            std::vector<long>& counts, StartSearchWork* work) {
   return search(members, columns, capacity, target, max_nodes, work, &counts);
+}
+
+BelowTarget within_gap_below(const std::vector<std::size_t>& members,
+                             const std::vector<PricedColumn>& columns, const std::vector<int>& capacity,
+                             double start_cost, double gap, long max_nodes, std::vector<long>& counts,
+                             StartSearchWork* work) {
+  return search(members, columns, capacity, start_cost - gap * std::abs(start_cost), max_nodes, work, &counts,
+                gap);
 }
 
 }  // namespace vnsim

@@ -57,4 +57,16 @@ BelowTarget cheapest_below(const std::vector<std::size_t>& members, const std::v
                            const std::vector<int>& capacity, double target, long max_nodes,
                            std::vector<long>& counts, StartSearchWork* work = nullptr);
 
+// CBC's stopping rule by search (`gap_search`, sia_ilp.hpp): kNone when no
+// allocation costs less than start_cost - gap x |start_cost| (the start is
+// within the gap); kFound with, in `counts`, an allocation that no other
+// beats by more than the gap of its own cost (each one found lowers the
+// target to its cost minus that gap, so the search ends early); kGaveUp
+// past the node cap. Like CBC stopping at its relative gap, it may return
+// an allocation that costs up to the gap more than the optimum.
+BelowTarget within_gap_below(const std::vector<std::size_t>& members,
+                             const std::vector<PricedColumn>& columns, const std::vector<int>& capacity,
+                             double start_cost, double gap, long max_nodes, std::vector<long>& counts,
+                             StartSearchWork* work = nullptr);
+
 }  // namespace vnsim

@@ -69,6 +69,13 @@ struct SiaIlpProblem {
   // instead, so decisions may differ. With `running`, a round whose best is
   // to keep what runs keeps it without CBC (docs/POLICIES.md, "Sia").
   bool keep_within_gap = false;
+  // true (with keep_within_gap): where the search finds an allocation
+  // cheaper than the start by more than relative_gap, it goes on, each one
+  // found lowering its target to that one's cost minus the gap, and returns
+  // the last one found: no allocation beats it by more than the gap, CBC's
+  // own stopping rule. CBC runs only past the search's node cap. Decisions
+  // may differ from CBC's, which stops at another allocation within its gap.
+  bool gap_search = false;
   // The knapsack's bound on jobs x (GPUs + 1) x configurations per job of
   // its table, after the bound test has fixed the jobs it can (about 1 ns
   // each; the table takes at most 2 bytes per unit): above it, CBC.

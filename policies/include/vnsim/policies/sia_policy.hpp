@@ -46,8 +46,9 @@ struct SiaParams {
   bool exact_two_types = false;  // CBC rounds take the search's optimum (changes decisions; sia_ilp.hpp)
   bool reuse_standing = true;    // unchanged rounds keep the standing allocation while proven optimal
   bool skip_rounds = true;       // with reuse_standing: rounds that would decide nothing are not run
-  bool start_from_running = false;  // CBC's start: the cheaper of the repair and the running allocation
-  bool keep_within_gap = false;     // CBC rounds whose start is proven within relative_gap return it
+  bool start_from_running = true;  // CBC's start: the cheaper of the repair and the running allocation
+  bool keep_within_gap = true;     // CBC rounds whose start is proven within relative_gap return it
+  bool gap_search = true;          // with keep_within_gap: else search on to an answer within the gap
 };
 
 class SiaPolicy : public Policy {
