@@ -47,6 +47,7 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
 
 void Search::prepare() {
   hot_.clear();
+  last_priced_.clear();
   for (Job& j : jobs) {
     j.current_gpus = j.current.gpus();
     TableKey key{j.spec->model, params_.adaptive_batch ? 0 : j.spec->global_batch, 0, false, 0};
@@ -119,8 +120,33 @@ void Search::price(Lane& lane, std::size_t j, Row& r) {
 }
 
 double Search::fitness(Individual& ind) {
+  // A round's seeds (PolluxPolicy::decide) hold many copies of a job's
+  // row, unscored where the job's inputs changed since last round: a row
+  // the same as the last one this job priced here takes its term. price()
+  // reads only the row and the job's inputs, which stay for the search,
+  // so the term is the same to the bit; a row that price() changed is
+  // not kept.
+  if (last_priced_.size() != jobs.size()) last_priced_.assign(jobs.size(), Row{});
   double sum = 0;
-  for (std::size_t j = 0; j < jobs.size(); ++j) sum += scored_term(j, ind.rows[j]);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    Row& r = ind.rows[j];
+    if (!r.scored) {
+      Row& last = last_priced_[j];
+      if (last.scored && last.n == r.n &&
+          std::equal(r.node.begin(), r.node.begin() + r.n, last.node.begin()) &&
+          std::equal(r.count.begin(), r.count.begin() + r.n, last.count.begin())) {
+        r.term = last.term;
+        r.scored = true;
+        ++lanes_[0].priced;
+      } else {
+        const int n = r.n;
+        price(j, r);
+        last = r;
+        last.scored = r.n == n;
+      }
+    }
+    sum += r.term;
+  }
   return finish_fitness(lanes_[0], ind, sum);
 }
 

@@ -503,6 +503,7 @@ class Search {
   };
   std::vector<Hot> hot_;
   std::vector<Row> current_rows_;  // per job: current_row(), contiguous (mutation reads it)
+  std::vector<Row> last_priced_;   // per job: the last row fitness() priced, `scored` if kept
   // Per node, the rank of its type in the order of MemoryBoundTypes::smaller()
   // (least memory first); per rank, its type (row_type()). Empty on a
   // homogeneous cluster.

@@ -502,6 +502,50 @@ TEST(PolluxSearch, ARowIsACacheLineAndANodeOfMoreGpusThanItCountsIsRejected) {
   }
 }
 
+TEST(PolluxSearch, ARowPricedAgainByFitnessTakesTheTermAndChangesOfPricingIt) {
+  // Search::fitness() keeps each job's last priced row and gives an equal
+  // row its term. 500 individuals of MixedJobs' 24 jobs, each row one of
+  // five (the current row; one node with 1 or 2 GPUs; two nodes; 6 GPUs on
+  // 3 nodes, over every job's cap, which pricing empties), so most rows
+  // repeat one priced before: the rows, their terms and the fitness to the
+  // bit, and the count of rows priced, are those of pricing every row.
+  MixedJobs mixed;
+  Mt19937_64Blocks rng_kept(3);
+  Mt19937_64Blocks rng_fresh(3);
+  pollux::Search kept(mixed.params, mixed.estimator, mixed.w.cluster, rng_kept, mixed.tables);
+  pollux::Search fresh(mixed.params, mixed.estimator, mixed.w.cluster, rng_fresh, mixed.tables);
+  mixed.fill(kept);
+  mixed.fill(fresh);
+  std::mt19937_64 rng(5);
+  int emptied = 0;
+  for (int k = 0; k < 500; ++k) {
+    pollux::Individual ind;
+    for (std::size_t j = 0; j < kept.jobs.size(); ++j) {
+      const auto node = static_cast<NodeId>(j % 4);
+      const auto next = static_cast<NodeId>((j + 1) % 4);
+      const auto after = static_cast<NodeId>((j + 2) % 4);
+      const pollux::Row rows[] = {kept.current_row(j), pollux::Row::from({{node, 1}}),
+                                  pollux::Row::from({{node, 2}}), pollux::Row::from({{next, 1}, {after, 1}}),
+                                  pollux::Row::from({{node, 2}, {next, 2}, {after, 2}})};
+      ind.rows.push_back(rows[rng() % 5]);
+      ind.rows.back().scored = false;
+    }
+    pollux::Individual each = ind;
+    kept.fitness(ind);
+    for (std::size_t j = 0; j < each.rows.size(); ++j) {
+      const int n = each.rows[j].n;
+      fresh.price(j, each.rows[j]);
+      emptied += n > 0 && each.rows[j].n == 0;
+    }
+    fresh.fitness(each);  // every row scored: the sum of their terms
+    ASSERT_TRUE(same_rows(ind, each)) << k;
+    for (std::size_t j = 0; j < ind.rows.size(); ++j) ASSERT_EQ(ind.rows[j].term, each.rows[j].term) << k;
+    ASSERT_EQ(ind.fitness, each.fitness) << k;
+  }
+  EXPECT_EQ(kept.rows_priced(), fresh.rows_priced());
+  EXPECT_GT(emptied, 1000);
+}
+
 TEST(PolluxSearch, ARowOfAPlacementIsTheRowOfItsGpusPerNode) {
   // Row::of_gpus() against Row::from(gpus_per_node()): placements of 1 to
   // 80 GPUs drawn from 625 nodes x 4, in any order, some on more than
