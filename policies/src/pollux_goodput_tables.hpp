@@ -42,6 +42,7 @@ class GoodputTables {
     if (topology_ != &topology || cluster_ != &topology.cluster() ||
         nodes_ != topology.cluster().node_count()) {
       by_key_.clear();
+      by_progress_ = 0;
       ++generation_;
       types_.emplace(topology.cluster(), estimator);
     }
@@ -58,18 +59,23 @@ class GoodputTables {
   // them with -1, unknown, at its first look-up), else as priced in an
   // earlier round. Valid until the next begin_round().
   std::vector<double>& cells(const TableKey& key) {
-    Entry& e = by_key_[key];
-    e.round = round_;
-    return e.cells;
+    const auto [it, added] = by_key_.try_emplace(key);
+    if (added && key.by_progress) ++by_progress_;
+    it->second.round = round_;
+    return it->second.cells;
   }
   // Drops the tables keyed by an exact progress that no job of this round
-  // asked for: no later round asks for them again.
+  // asked for: no later round asks for them again. It walks the tables
+  // only while some are keyed so (by_progress_): a walk over all of them
+  // at every round was 1 % of a replay of the heavy trace, which has none.
   void forget_others() {
-    for (auto it = by_key_.begin(); it != by_key_.end();)
-      if (it->first.by_progress && it->second.round != round_)
+    for (auto it = by_key_.begin(); by_progress_ > 0 && it != by_key_.end();)
+      if (it->first.by_progress && it->second.round != round_) {
         it = by_key_.erase(it);
-      else
+        --by_progress_;
+      } else {
         ++it;
+      }
   }
   std::size_t size() const { return by_key_.size(); }
   // Changes whenever the tables are dropped: a cell of one generation may
@@ -88,6 +94,7 @@ class GoodputTables {
   long round_ = 0;
   long generation_ = 0;
   std::map<TableKey, Entry> by_key_;
+  std::size_t by_progress_ = 0;  // tables of by_key_ keyed by an exact progress
 };
 
 }  // namespace vnsim::pollux

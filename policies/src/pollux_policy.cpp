@@ -257,6 +257,7 @@ void PolluxPolicy::add_search_jobs(const SchedulerInput& input, pollux::Search& 
       std::clamp(static_cast<int>(std::ceil(static_cast<double>(total_gpus) /
                                             static_cast<double>(std::max<std::size_t>(1, active.size())))),
                  1, cluster.max_gpus_per_node());
+  std::vector<NodeId> nodes;  // Row::of_gpus()'s buffer
   for (const Active& a : active) {
     Memo& m = memo(a.index);
     if (!m.seen) {
@@ -272,8 +273,7 @@ void PolluxPolicy::add_search_jobs(const SchedulerInput& input, pollux::Search& 
           pollux::batch_for(estimator_, params_.adaptive_batch, *a.spec, gpu_type, m.progress, 1, 1).goodput;
     if (!(job.base_goodput > 0)) continue;  // cannot run on this cluster's GPUs
     job.restart_factor = std::max(age - m.restarts * params_.restart_s, 0.0) / (age + params_.restart_s);
-    if (a.running != nullptr)
-      job.current = pollux::Row::from(gpus_per_node(cluster, a.running->placement.gpus));
+    if (a.running != nullptr) job.current = pollux::Row::of_gpus(cluster, a.running->placement.gpus, nodes);
     const ModelParams& model = estimator_.model(*a.spec);
     const NoiseScaleProfile* noise = estimator_.noise(*a.spec);
     const int max_batch = noise != nullptr && params_.adaptive_batch

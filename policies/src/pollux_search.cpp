@@ -30,12 +30,24 @@ Search::Search(const PolluxParams& params, GoodputEstimator& estimator, const Cl
     capacity_.push_back(n.gpu_count);
     lanes_[0].node_use.push_back(NodeUse{0, 0, 0, n.gpu_count});
   }
+  if (types_.count() > 1) {
+    type_of_rank_.resize(static_cast<std::size_t>(types_.count()));
+    std::iota(type_of_rank_.begin(), type_of_rank_.end(), 0);
+    std::sort(type_of_rank_.begin(), type_of_rank_.end(),
+              [this](int a, int b) { return a != b && types_.smaller(a, b) == a; });
+    std::vector<int> rank_of_type(type_of_rank_.size());
+    for (std::size_t k = 0; k < type_of_rank_.size(); ++k)
+      rank_of_type[static_cast<std::size_t>(type_of_rank_[k])] = static_cast<int>(k);
+    for (std::size_t node = 0; node < capacity_.size(); ++node)
+      node_rank_.push_back(rank_of_type[static_cast<std::size_t>(types_.of_node(node))]);
+  }
   max_nodes_ = std::min({params.max_nodes_per_job, kMaxRowNodes, cluster.node_count()});
   max_gpus_ = std::min(params.max_gpus_per_job, cluster.gpu_count());
 }
 
 void Search::prepare() {
   hot_.clear();
+  last_priced_.clear();
   for (Job& j : jobs) {
     j.current_gpus = j.current.gpus();
     TableKey key{j.spec->model, params_.adaptive_batch ? 0 : j.spec->global_batch, 0, false, 0};
@@ -108,8 +120,33 @@ void Search::price(Lane& lane, std::size_t j, Row& r) {
 }
 
 double Search::fitness(Individual& ind) {
+  // A round's seeds (PolluxPolicy::decide) hold many copies of a job's
+  // row, unscored where the job's inputs changed since last round: a row
+  // the same as the last one this job priced here takes its term. price()
+  // reads only the row and the job's inputs, which stay for the search,
+  // so the term is the same to the bit; a row that price() changed is
+  // not kept.
+  if (last_priced_.size() != jobs.size()) last_priced_.assign(jobs.size(), Row{});
   double sum = 0;
-  for (std::size_t j = 0; j < jobs.size(); ++j) sum += scored_term(j, ind.rows[j]);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    Row& r = ind.rows[j];
+    if (!r.scored) {
+      Row& last = last_priced_[j];
+      if (last.scored && last.n == r.n &&
+          std::equal(r.node.begin(), r.node.begin() + r.n, last.node.begin()) &&
+          std::equal(r.count.begin(), r.count.begin() + r.n, last.count.begin())) {
+        r.term = last.term;
+        r.scored = true;
+        ++lanes_[0].priced;
+      } else {
+        const int n = r.n;
+        price(j, r);
+        last = r;
+        last.scored = r.n == n;
+      }
+    }
+    sum += r.term;
+  }
   return finish_fitness(lanes_[0], ind, sum);
 }
 
@@ -174,7 +211,7 @@ double Search::breed(Lane& lane, Rng& rng, const Individual& a, const Individual
   const Row* const from_a = a.rows.data();
   const Row* const from_b = b.rows.data();
   const Row* const current = current_rows_.data();
-  const double lost_from = sum_past_which_lost(must_beat);
+  const double lost_from = sum_past_which_lost(lane, must_beat);
   begin_repair(lane);
   double sum = 0;
   for (std::size_t j = 0; j < n_jobs; ++j) {
@@ -185,8 +222,10 @@ double Search::breed(Lane& lane, Rng& rng, const Individual& a, const Individual
     const bool back = u53 < kBackToCurrent53;
     r = back ? current[j] : (j < cut ? from_a : from_b)[j];
     if (!back && u53 < kMutated53) mutate_row(rng, j, r, u53);
+    // Within the job's caps: a repaired parent's row, kept or made sparser.
+    const bool within_caps = !back && (u53 < kSparser53 || u53 >= kMutated53) && (j < cut ? a : b).repaired;
     if (r.n > 1)
-      repair_row(lane, j, r);
+      repair_row(lane, j, r, within_caps);
     else
       repair_one_node_row(lane, j, r);
     sum += scored_term(lane, j, r);
@@ -320,7 +359,7 @@ void Search::repair_one_node_row(Lane& lane, std::size_t j, Row& r) {
   r.scored = false;
 }
 
-void Search::repair_row(Lane& lane, std::size_t j, Row& r) {
+void Search::repair_row(Lane& lane, std::size_t j, Row& r, bool within_caps) {
   // Members and the row's node count are read into locals: a row's GPU
   // counts are bytes, which may alias any object, so after each store to
   // a count the compiler would read them from memory again.
@@ -340,12 +379,51 @@ void Search::repair_row(Lane& lane, std::size_t j, Row& r) {
     for (int i = 0; i < n; ++i) k += r.count[i];
     return k;
   };
+  // Where the claims and the capacity pass below start.
+  int claim_from = 0;
+  int room_from = 0;
+  if (within_caps && n > 1) {
+    // A row within the job's caps (breed(): a repaired parent's row, kept
+    // or made sparser) stays within them as nodes are dropped, so the caps
+    // cut nothing between the two passes. Both passes then run node by
+    // node in one loop while neither drops a node: each pass leaves the
+    // nodes before its first drop where they are, and a node's claim and
+    // room depend only on the rows before this one (a row holds a node
+    // once). At the first drop the passes go on separately from there, in
+    // the order of two passes: the same nodes, in the same order, with
+    // the same counts and marks.
+    int i = 0;
+    bool no_room = false;
+    for (; i < n; ++i) {
+      NodeUse& u = use[r.node[i]];
+      if (u.claimed_in == stamp) break;  // dropped by the claims: both passes go on from i
+      u.claimed_in = stamp;
+      const int used = u.used_in == stamp ? u.used : 0;
+      const int count = std::min<int>(r.count[i], u.capacity - used);
+      if (count == 0) {  // claimed, then dropped by the capacity pass: it goes on from i
+        no_room = true;
+        break;
+      }
+      if (count != r.count[i]) {
+        r.count[i] = static_cast<std::uint8_t>(count);
+        changed = true;
+      }
+      u.used = used + count;
+      u.used_in = stamp;
+    }
+    if (i == n) {
+      if (changed) r.scored = false;
+      return;
+    }
+    claim_from = no_room ? i + 1 : i;
+    room_from = i;
+  }
   int gpus = 0;  // the row's GPUs, counted as the claims go
   if (n > 1) {
     // Drops the nodes an earlier distributed job claimed and claims the
     // others, in one pass: a row holds each node once, so claiming one of
     // its nodes cannot drop another of them.
-    for (int i = 0; i < n;) {
+    for (int i = claim_from; i < n;) {
       std::uint32_t& claimed_in = use[r.node[i]].claimed_in;
       if (claimed_in == stamp) {
         drop(i);
@@ -358,28 +436,30 @@ void Search::repair_row(Lane& lane, std::size_t j, Row& r) {
   } else {
     gpus = gpus_of_row();
   }
-  if (n > max_nodes) {
-    while (n > max_nodes)
-      drop(static_cast<int>(std::min_element(r.count.begin(), r.count.begin() + n) - r.count.begin()));
-    gpus = gpus_of_row();
-  }
-  for (int over = gpus - hot_[j].max_gpus; over > 0;) {
-    const int i = n - 1;
-    const int cut = std::min<int>(over, r.count[i]);
-    r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
-    over -= cut;
-    for (int k = 0; k < n;)  // as Row::compact
-      if (r.count[k] == 0)
-        drop(k);
-      else
-        ++k;
-    changed = true;
+  if (!within_caps) {
+    if (n > max_nodes) {
+      while (n > max_nodes)
+        drop(static_cast<int>(std::min_element(r.count.begin(), r.count.begin() + n) - r.count.begin()));
+      gpus = gpus_of_row();
+    }
+    for (int over = gpus - hot_[j].max_gpus; over > 0;) {
+      const int i = n - 1;
+      const int cut = std::min<int>(over, r.count[i]);
+      r.count[i] = static_cast<std::uint8_t>(r.count[i] - cut);
+      over -= cut;
+      for (int k = 0; k < n;)  // as Row::compact
+        if (r.count[k] == 0)
+          drop(k);
+        else
+          ++k;
+      changed = true;
+    }
   }
   // Node capacity, a node left with no GPU dropped as it goes: a node's
   // room depends only on the rows before this one, so the row ends as a
   // capacity pass followed by compact() would leave it (the node swapped
   // into a dropped one's slot is checked next, as compact() would).
-  for (int i = 0; i < n;) {
+  for (int i = room_from; i < n;) {
     NodeUse& u = use[r.node[i]];
     const int used = u.used_in == stamp ? u.used : 0;
     int count = r.count[i];

@@ -96,6 +96,27 @@ struct Row {
     }
     return r;
   }
+  // Row::from(gpus_per_node(cluster, gpus)) (allocation_plan.hpp) without
+  // its map: the GPUs' nodes sorted in `nodes` (a buffer the caller keeps),
+  // then counted in that order, so the same first kMaxRowNodes nodes with
+  // the same counts. Every round reads each running job's row: a map node
+  // per GPU was 1.5-5 % of a replay of the heavy trace.
+  static Row of_gpus(const Cluster& cluster, const std::vector<GpuId>& gpus, std::vector<NodeId>& nodes) {
+    nodes.clear();
+    for (GpuId g : gpus) nodes.push_back(cluster.gpu(g).node);
+    std::sort(nodes.begin(), nodes.end());
+    Row r;
+    for (std::size_t i = 0; i < nodes.size();) {
+      if (r.n == kMaxRowNodes) break;
+      std::size_t end = i + 1;
+      while (end < nodes.size() && nodes[end] == nodes[i]) ++end;
+      r.node[r.n] = static_cast<std::uint16_t>(nodes[i]);
+      r.count[r.n] = static_cast<std::uint8_t>(end - i);
+      ++r.n;
+      i = end;
+    }
+    return r;
+  }
 };
 
 static_assert(sizeof(Row) <= 64, "a row fits a cache line");
@@ -227,11 +248,15 @@ class Search {
 
   // The GPU type a row is priced and memory-checked as: the least-memory
   // type of its nodes (type 0, the first GPU's, on a homogeneous cluster).
+  // MemoryBoundTypes::smaller() is the minimum in the order of (memory,
+  // index), so folding it over the row's nodes gives the type of their
+  // least rank in that order (node_rank_): an integer minimum per node
+  // instead of two memory look-ups and a compare of doubles.
   int row_type(const Row& r) const {
-    if (types_.count() == 1) return 0;  // a homogeneous cluster: no node to look at
-    int type = r.n > 0 ? types_.of_node(r.node[0]) : 0;
-    for (int i = 1; i < r.n; ++i) type = types_.smaller(type, types_.of_node(r.node[i]));
-    return type;
+    if (types_.count() == 1 || r.n == 0) return 0;  // a homogeneous cluster: no node to look at
+    int rank = node_rank_[r.node[0]];
+    for (int i = 1; i < r.n; ++i) rank = std::min<int>(rank, node_rank_[r.node[i]]);
+    return type_of_rank_[static_cast<std::size_t>(rank)];
   }
   const std::string& type_name(int type) const { return types_.name(type); }
 
@@ -376,6 +401,13 @@ class Search {
     long priced = 0;
     long scored = 0;
     long repaired = 0;
+    // The last sum_past_which_lost() and its inputs: most children of a
+    // generation share their parent's bar, so one pow() per bar instead
+    // of per child (the same call on the same inputs: the same bits).
+    double lost_for = std::numeric_limits<double>::quiet_NaN();
+    std::size_t lost_for_jobs = 0;
+    double lost_for_p = 0;
+    double lost_from = std::numeric_limits<double>::infinity();
   };
   double scored_term(Lane& lane, std::size_t j, Row& r) {
     if (!r.scored) price(lane, j, r);
@@ -412,8 +444,9 @@ class Search {
   void mutate_row(Rng& rng, std::size_t j, Row& r, std::uint64_t u53);
   // Starts a repair: no node claimed or used yet.
   static void begin_repair(Lane& lane);
-  // repair() on row r of job j, after the rows before it.
-  void repair_row(Lane& lane, std::size_t j, Row& r);
+  // repair() on row r of job j, after the rows before it. `within_caps`:
+  // the row has at most max_nodes_ nodes and its job's max_gpus GPUs.
+  void repair_row(Lane& lane, std::size_t j, Row& r, bool within_caps = false);
   // repair_row() on a row of no node or one: the search's most common rows,
   // in fewer steps.
   void repair_one_node_row(Lane& lane, std::size_t j, Row& r);
@@ -425,6 +458,16 @@ class Search {
   // longer exceed `must_beat` (infinity where none is known): breed()
   // then checks fitness_of_sum() from that sum on.
   double sum_past_which_lost(double must_beat) const;
+  // sum_past_which_lost(), kept per lane for the last `must_beat`.
+  double sum_past_which_lost(Lane& lane, double must_beat) const {
+    if (!(must_beat == lane.lost_for) || lane.lost_for_jobs != jobs.size() || lane.lost_for_p != params_.p) {
+      lane.lost_from = sum_past_which_lost(must_beat);
+      lane.lost_for = must_beat;
+      lane.lost_for_jobs = jobs.size();
+      lane.lost_for_p = params_.p;
+    }
+    return lane.lost_from;
+  }
 
   const PolluxParams& params_;
   GoodputEstimator& estimator_;
@@ -460,6 +503,12 @@ class Search {
   };
   std::vector<Hot> hot_;
   std::vector<Row> current_rows_;  // per job: current_row(), contiguous (mutation reads it)
+  std::vector<Row> last_priced_;   // per job: the last row fitness() priced, `scored` if kept
+  // Per node, the rank of its type in the order of MemoryBoundTypes::smaller()
+  // (least memory first); per rank, its type (row_type()). Empty on a
+  // homogeneous cluster.
+  std::vector<int> node_rank_;
+  std::vector<int> type_of_rank_;
   int max_nodes_ = 1;
   int max_gpus_ = 1;
 };

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -17,10 +18,13 @@
 #include <variant>
 #include <vector>
 
+#include "../src/allocation_plan.hpp"
+#include "../src/memory_bound_types.hpp"
 #include "../src/pollux_workers.hpp"
 #include "goodput_test_world.hpp"
 #include "pollux_search_testing.hpp"
 #include "test_clusters.hpp"
+#include "vnsim/core/cluster_spec.hpp"
 #include "vnsim/core/error.hpp"
 #include "vnsim/policies/pollux_policy.hpp"
 
@@ -214,20 +218,17 @@ TEST(PolluxSearch, RepairAndFitnessInFewerStepsLeaveWhatTheirPublishedStepsLeave
   std::cout << "rows changed by repair: " << rows_cut << "\n";
 }
 
-TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
-  // Search::breed does the four steps in one pass over the rows. Two
-  // searches on the same jobs, with generators of the same seed: one breeds
-  // 3,000 children, the other runs the four steps one after the other, and
-  // every child (rows, node order, scored flags, fitness to the bit) and
-  // the generators' next draws are the same. The jobs run on 0 to 4 of 4
-  // nodes x 4 T4 with caps of 1 to 5 GPUs and 3 nodes, so repairs drop
-  // claimed nodes, cut rows to the caps and to the nodes' room.
-  TwinSearches twins(5);
-  pollux::Search& bred = twins.one;
-  pollux::Search& stepped = twins.other;
-  Mt19937_64Blocks& rng_bred = twins.rng_one;
-  Mt19937_64Blocks& rng_stepped = twins.rng_other;
-  std::vector<pollux::Individual>* pools = twins.pools;
+// Breeds 3,000 children on one search and runs crossover, mutation,
+// repair and fitness one after the other on its twin (generators of one
+// seed, the same parents in `pools`): every child (rows, node order,
+// scored flags, fitness to the bit), the counts and the generators' next
+// draws must be the same. `replace`: a child replaces a parent. Returns
+// the one-node rows cut to their cap by the stepped repairs; `on_child`
+// sees each stepped child.
+int expect_bred_children_are_stepped(pollux::Search& bred, Mt19937_64Blocks& rng_bred,
+                                     pollux::Search& stepped, Mt19937_64Blocks& rng_stepped,
+                                     std::vector<pollux::Individual>* pools, bool replace,
+                                     const std::function<void(const pollux::Individual&)>& on_child) {
   pollux::Individual child_bred;
   pollux::Individual child_stepped;
   int one_node_cut = 0;
@@ -244,16 +245,70 @@ TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
           child_stepped.rows[j].n == 1 && child_stepped.rows[j].count[0] > stepped.jobs[j].max_gpus;
     stepped.repair(child_stepped);
     stepped.fitness(child_stepped);
-    ASSERT_TRUE(same_rows(child_bred, child_stepped)) << "child " << k;
-    ASSERT_EQ(fitness, child_stepped.fitness) << "child " << k;
-    ASSERT_EQ(child_bred.fitness, child_stepped.fitness) << "child " << k;
+    on_child(child_stepped);
+    EXPECT_TRUE(same_rows(child_bred, child_stepped)) << "child " << k;
+    EXPECT_EQ(fitness, child_stepped.fitness) << "child " << k;
+    EXPECT_EQ(child_bred.fitness, child_stepped.fitness) << "child " << k;
+    if (::testing::Test::HasFailure()) break;
+    if (!replace) continue;
     pools[0][static_cast<std::size_t>(k) % pools[0].size()] = child_bred;
     pools[1][static_cast<std::size_t>(k) % pools[1].size()] = child_stepped;
   }
   EXPECT_EQ(rng_bred(), rng_stepped());
   EXPECT_EQ(bred.rows_scored(), stepped.rows_scored());
   EXPECT_EQ(bred.rows_priced(), stepped.rows_priced());
+  return one_node_cut;
+}
+
+TEST(PolluxSearch, ABredChildIsWhatCrossoverMutationRepairAndFitnessLeave) {
+  // Search::breed does the four steps in one pass over the rows. The jobs
+  // run on 0 to 4 of 4 nodes x 4 T4 with caps of 1 to 5 GPUs and 3 nodes,
+  // so repairs drop claimed nodes, cut rows to the caps and to the nodes'
+  // room.
+  TwinSearches twins(5);
+  const int one_node_cut =
+      expect_bred_children_are_stepped(twins.one, twins.rng_one, twins.other, twins.rng_other, twins.pools,
+                                       true, [](const pollux::Individual&) {});
   EXPECT_GT(one_node_cut, 100);  // one-node rows over their cap were cut
+}
+
+TEST(PolluxSearch, AKeptRowThatLosesAFullNodeThenAClaimedOneEndsInTheOrderOfTwoPasses) {
+  // breed() repairs a repaired parent's row, kept or made sparser, in one
+  // pass over its nodes while none is dropped, then as the claims and the
+  // capacity pass would go on. On 16 nodes x 4 T4, parent A runs job 0 on
+  // all of node 0 and job 1 on nodes 1 and 2; parent B runs job 2 on nodes
+  // 0, 1, 5 and 6. A child of A's jobs 0 and 1 and B's job 2 keeps none of
+  // B's first two nodes: node 1 is claimed, so the claims leave (0, 6, 5);
+  // node 0 is full, so the capacity pass leaves (5, 6). One pass over the
+  // nodes that dropped node 0 first would leave (6, 5).
+  MixedJobs mixed(16);
+  mixed.params.max_nodes_per_job = 8;
+  Mt19937_64Blocks rng_bred(21);
+  Mt19937_64Blocks rng_stepped(21);
+  pollux::Search bred(mixed.params, mixed.estimator, mixed.w.cluster, rng_bred, mixed.tables);
+  pollux::Search stepped(mixed.params, mixed.estimator, mixed.w.cluster, rng_stepped, mixed.tables);
+  std::vector<pollux::Individual> pools[2];
+  for (pollux::Search* search : {&bred, &stepped}) {
+    for (std::size_t i = 0; i < 3; ++i)
+      search->jobs.push_back(pollux::Search::Job{i, &mixed.specs[i], 0, 1, 0.5, false, pollux::Row{}, 8});
+    search->prepare();
+    search->price_current_rows();
+    std::vector<pollux::Individual>& pool = pools[search == &bred ? 0 : 1];
+    pool.resize(2);
+    pool[0].rows = {pollux::Row::from({{0, 4}}), pollux::Row::from({{1, 2}, {2, 2}}), pollux::Row{}};
+    pool[1].rows = {pollux::Row{}, pollux::Row{}, pollux::Row::from({{0, 1}, {1, 1}, {5, 1}, {6, 1}})};
+    for (pollux::Individual& parent : pool) {
+      search->repair(parent);
+      search->fitness(parent);
+    }
+  }
+  int in_two_pass_order = 0;
+  expect_bred_children_are_stepped(bred, rng_bred, stepped, rng_stepped, pools, false,
+                                   [&in_two_pass_order](const pollux::Individual& child) {
+                                     const pollux::Row& r = child.rows[2];
+                                     in_two_pass_order += r.n == 2 && r.node[0] == 5 && r.node[1] == 6;
+                                   });
+  EXPECT_GT(in_two_pass_order, 50);
 }
 
 TEST(PolluxSearch, AChildLeftAtALosingPartialSumWouldHaveLostAndTakesTheSameDraws) {
@@ -445,6 +500,129 @@ TEST(PolluxSearch, ARowIsACacheLineAndANodeOfMoreGpusThanItCountsIsRejected) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("256 GPUs"), std::string::npos) << e.what();
   }
+}
+
+TEST(PolluxSearch, ARowPricedAgainByFitnessTakesTheTermAndChangesOfPricingIt) {
+  // Search::fitness() keeps each job's last priced row and gives an equal
+  // row its term. 500 individuals of MixedJobs' 24 jobs, each row one of
+  // five (the current row; one node with 1 or 2 GPUs; two nodes; 6 GPUs on
+  // 3 nodes, over every job's cap, which pricing empties), so most rows
+  // repeat one priced before: the rows, their terms and the fitness to the
+  // bit, and the count of rows priced, are those of pricing every row.
+  MixedJobs mixed;
+  Mt19937_64Blocks rng_kept(3);
+  Mt19937_64Blocks rng_fresh(3);
+  pollux::Search kept(mixed.params, mixed.estimator, mixed.w.cluster, rng_kept, mixed.tables);
+  pollux::Search fresh(mixed.params, mixed.estimator, mixed.w.cluster, rng_fresh, mixed.tables);
+  mixed.fill(kept);
+  mixed.fill(fresh);
+  std::mt19937_64 rng(5);
+  int emptied = 0;
+  for (int k = 0; k < 500; ++k) {
+    pollux::Individual ind;
+    for (std::size_t j = 0; j < kept.jobs.size(); ++j) {
+      const auto node = static_cast<NodeId>(j % 4);
+      const auto next = static_cast<NodeId>((j + 1) % 4);
+      const auto after = static_cast<NodeId>((j + 2) % 4);
+      const pollux::Row rows[] = {kept.current_row(j), pollux::Row::from({{node, 1}}),
+                                  pollux::Row::from({{node, 2}}), pollux::Row::from({{next, 1}, {after, 1}}),
+                                  pollux::Row::from({{node, 2}, {next, 2}, {after, 2}})};
+      ind.rows.push_back(rows[rng() % 5]);
+      ind.rows.back().scored = false;
+    }
+    pollux::Individual each = ind;
+    kept.fitness(ind);
+    for (std::size_t j = 0; j < each.rows.size(); ++j) {
+      const int n = each.rows[j].n;
+      fresh.price(j, each.rows[j]);
+      emptied += n > 0 && each.rows[j].n == 0;
+    }
+    fresh.fitness(each);  // every row scored: the sum of their terms
+    ASSERT_TRUE(same_rows(ind, each)) << k;
+    for (std::size_t j = 0; j < ind.rows.size(); ++j) ASSERT_EQ(ind.rows[j].term, each.rows[j].term) << k;
+    ASSERT_EQ(ind.fitness, each.fitness) << k;
+  }
+  EXPECT_EQ(kept.rows_priced(), fresh.rows_priced());
+  EXPECT_GT(emptied, 1000);
+}
+
+TEST(PolluxSearch, ARowOfAPlacementIsTheRowOfItsGpusPerNode) {
+  // Row::of_gpus() against Row::from(gpus_per_node()): placements of 1 to
+  // 80 GPUs drawn from 625 nodes x 4, in any order, some on more than
+  // kMaxRowNodes nodes (both keep the lowest-numbered 16), the buffer
+  // reused from one to the next.
+  World w(625);
+  std::mt19937_64 rng(7);
+  std::vector<NodeId> buffer;
+  int over_16 = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<GpuId> all(static_cast<std::size_t>(w.cluster.gpu_count()));
+    for (std::size_t g = 0; g < all.size(); ++g) all[g] = static_cast<GpuId>(g);
+    // Clustered on a few nodes in most trials, spread in the others.
+    const std::size_t first = rng() % all.size();
+    const std::size_t span = trial % 3 == 0 ? all.size() : 8 + rng() % 120;
+    std::vector<GpuId> from(all.begin() + static_cast<std::ptrdiff_t>(first),
+                            all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), first + span)));
+    std::shuffle(from.begin(), from.end(), rng);
+    from.resize(std::min<std::size_t>(from.size(), 1 + rng() % 80));
+    const pollux::Row expected = pollux::Row::from(gpus_per_node(w.cluster, from));
+    const pollux::Row got = pollux::Row::of_gpus(w.cluster, from, buffer);
+    if (gpus_per_node(w.cluster, from).size() > pollux::kMaxRowNodes) ++over_16;
+    ASSERT_EQ(got.n, expected.n) << trial;
+    for (int i = 0; i < got.n; ++i) {
+      ASSERT_EQ(got.node[i], expected.node[i]) << trial;
+      ASSERT_EQ(got.count[i], expected.count[i]) << trial;
+    }
+    EXPECT_FALSE(got.scored);
+  }
+  EXPECT_GT(over_16, 100);
+}
+
+TEST(PolluxSearch, ARowsTypeIsTheLeastMemoryTypeOfItsNodes) {
+  // Search::row_type() (a minimum of ranks) against the fold of
+  // MemoryBoundTypes::smaller() over the row's nodes in row order, on 16
+  // nodes of six types with ties in memory (T4, V100 and P100: 16 GiB;
+  // P40 and A10: 24 GiB) and a node of two types, for rows of 0 to 16
+  // nodes in any order.
+  std::string nodes;
+  const char* types[] = {"\"P40\"", "\"T4\"", "\"V100\"", "\"A10\"", "\"P100\"", "\"K80\""};
+  for (int i = 0; i < 16; ++i) {
+    if (i > 0) nodes += ", ";
+    const std::string type = i == 13 ? "\"V100\", \"K80\"" : std::string(types[(i * 5) % 6]);
+    nodes += "{\"name\": \"n" + std::to_string(i) + "\", \"gpu_types\": [" + type + "]}";
+  }
+  World w(
+      parse_cluster_spec(R"({"name": "mixed", "defaults": {"intra": {"kind": "pcie", "bandwidth_gbps": 126,
+    "latency_us": 1}, "nic": {"bandwidth_gbps": 100, "latency_us": 1}}, "racks": [{"name": "r0", "nodes": [)" +
+                             nodes + "]}]}",
+                         "mixed"));
+  GoodputEstimator estimator;
+  estimator.use_topology(w.topology);
+  pollux::GoodputTables tables;
+  tables.begin_round(w.topology, estimator);
+  const MemoryBoundTypes& t = tables.types();
+  ASSERT_EQ(t.count(), 6);
+  PolluxParams params;
+  Mt19937_64Blocks draws(3);
+  pollux::Search search(params, estimator, w.cluster, draws, tables);
+  std::mt19937_64 rng(11);
+  std::vector<int> seen(6, 0);
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<std::uint16_t> order(16);
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint16_t>(i);
+    std::shuffle(order.begin(), order.end(), rng);
+    pollux::Row r;
+    r.n = static_cast<std::uint8_t>(trial < 16 ? 1 : rng() % 17);
+    for (int i = 0; i < r.n; ++i) {
+      r.node[i] = trial < 16 ? static_cast<std::uint16_t>(trial) : order[static_cast<std::size_t>(i)];
+      r.count[i] = 1;
+    }
+    int folded = r.n > 0 ? t.of_node(r.node[0]) : 0;
+    for (int i = 1; i < r.n; ++i) folded = t.smaller(folded, t.of_node(r.node[i]));
+    ASSERT_EQ(search.row_type(r), folded) << trial;
+    ++seen[static_cast<std::size_t>(folded)];
+  }
+  for (int type = 0; type < 6; ++type) EXPECT_GT(seen[static_cast<std::size_t>(type)], 0) << type;
 }
 
 TEST(PolluxSearch, GoodputTablesAreKeptPerModelAndEpochOnOneTopology) {

@@ -35,12 +35,12 @@ inline bool same_rows(const pollux::Individual& a, const pollux::Individual& b) 
 // nodes and cut rows to the caps and to the nodes' room. `specs` holds two
 // more jobs, for searches that add queued ones.
 struct MixedJobs {
-  World w{4};
+  World w;
   std::vector<JobSpec> specs;
   GoodputEstimator estimator;
   PolluxParams params;
   pollux::GoodputTables tables;
-  MixedJobs() {
+  explicit MixedJobs(int nodes = 4) : w(nodes) {  // nodes x 4 T4
     const char* models[] = {"cifar10", "imagenet"};
     for (int i = 0; i < 26; ++i) specs.push_back(job("j" + std::to_string(i), models[i % 2], 128, 100000));
     estimator.use_topology(w.topology);
