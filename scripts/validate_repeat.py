@@ -6,7 +6,7 @@ Usage (from the repository root, after building vnexec and vnsim):
   scripts/validate_repeat.py --trace TRACE.jsonl --policies fifo,tiresias,vf-wfs,pollux \
       --out DIR [--repeat 5] [--build build] [--workers 2] [--time-scale 1] \
       [--models cifar10,ncf,imagenet] [--calibrate-repetitions 15] [--pin] \
-      [--gradient-fraction F] [--compute-scale FLOPS] [--realtime PRIO] \
+      [--backend cpu|cuda] [--gradient-fraction F] [--compute-scale FLOPS] [--realtime PRIO] \
       [--policy-param POLICY:key=value]... [--load-threshold L] [--revalidate]
 
 Each repetition r writes DIR/rep<r>/{cal,runs/<policy>,validation.json}: it
@@ -137,7 +137,7 @@ def one_repetition(a, rep_dir, policy_params):
     ranks = a.workers + 1
     cal = os.path.join(rep_dir, "cal")
     # The same emulation scale for calibration and runs (vnexec's defaults when not given).
-    scale = []
+    scale = ["--backend", a.backend]
     if a.gradient_fraction is not None:
         scale += ["--gradient-fraction", str(a.gradient_fraction)]
     if a.compute_scale is not None:
@@ -215,6 +215,8 @@ def main():
     p.add_argument("--models", default="cifar10,ncf,imagenet")
     p.add_argument("--calibrate-repetitions", type=int, default=15)
     p.add_argument("--pin", action="store_true")
+    p.add_argument("--backend", choices=["cpu", "cuda"], default="cpu",
+                   help="vnexec's backend for calibration and runs (cuda: one worker per GPU)")
     p.add_argument("--gradient-fraction", type=float)
     p.add_argument("--compute-scale", type=float)
     p.add_argument("--policy-param", action="append", default=[], help="POLICY:key=value")
@@ -227,6 +229,8 @@ def main():
                         "ranks, workers + 1, plus 1)")
     a = p.parse_args()
     a.policies = [x for x in a.policies.split(",") if x]
+    if len(a.policies) < 2:
+        p.error("--policies: give two or more (each repetition ranks them)")
     if a.load_threshold is None:
         # The run's own ranks keep the load average near workers + 1 on an
         # otherwise idle machine; more than one runnable task beyond them is
