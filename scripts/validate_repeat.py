@@ -136,7 +136,7 @@ def one_repetition(a, rep_dir, policy_params):
     vnexec = os.path.join(a.build, "vnexec")
     ranks = a.workers + 1
     cal = os.path.join(rep_dir, "cal")
-    # The same emulation scale for calibration and runs (vnexec's defaults when not given).
+    # The same backend and emulation scale for calibration and runs (vnexec's defaults when not given).
     scale = ["--backend", a.backend]
     if a.gradient_fraction is not None:
         scale += ["--gradient-fraction", str(a.gradient_fraction)]
