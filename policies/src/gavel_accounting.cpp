@@ -106,7 +106,7 @@ void GavelPolicy::track(JobMemo& m, JobIndex job) {
   }
   note_tracked(job, tracked_.size(), false);
   m.tracked = tracked_.size();
-  m.kept_seen = kept_rounds_.size();
+  m.kept_seen = kept_end();
   tracked_.push_back(job);
   add_to_totals(m, +1);
 }
@@ -239,6 +239,7 @@ void GavelPolicy::read_input(const SchedulerInput& input, std::vector<Decision>&
 // again from the counters (the running sums drift by rounding between rounds).
 void GavelPolicy::settle_all(const SchedulerInput& input) {
   for (const RunningJob& r : input.running) settle(memos_[r.index], r.index, input.now_s);
+  forget_replayed_rounds();
 }
 
 void GavelPolicy::recount_totals() {

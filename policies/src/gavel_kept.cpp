@@ -39,10 +39,11 @@ namespace vnsim {
 // The running job's counters, settled through every kept round so far, as
 // each of those rounds settled them.
 void GavelPolicy::catch_up(JobMemo& m, JobIndex job) {
-  const std::size_t last = kept_rounds_.size();
+  const std::size_t last = kept_end();
   if (m.state != JobState::Running || m.kept_seen >= last) return;
+  if (m.kept_seen < kept_base_) throw std::logic_error("gavel: a running job's kept rounds were forgotten");
   for (std::size_t k = m.kept_seen; k < last; ++k) {
-    const KeptRound& r = kept_rounds_[k];
+    const KeptRound& r = kept_rounds_[k - kept_base_];
     advance(m, job, r.now_s);
     if (r.reset) {
       // init_counters() at the round's reset, after its settle.
@@ -87,7 +88,7 @@ void GavelPolicy::rebuild_sums() {
       order[it->pos] = it->job;
     }
   }
-  const std::size_t mark = kept_rounds_.size() - 1;
+  const std::size_t mark = kept_end() - 1;
   double stored = 0, from = 0;
   for (JobIndex j : order) {
     JobMemo& m = memos_[j];
@@ -104,6 +105,17 @@ void GavelPolicy::rebuild_sums() {
   stored_adds_.clear();
   from_adds_.clear();
   tracked_log_.clear();
+  forget_replayed_rounds();
+}
+
+// Once every running job has replayed every kept round, none is read again:
+// a job that starts running later takes kept_end() as its kept_seen
+// (track()). Called where that holds: after rebuild_sums() (the jobs tracked
+// at the last kept round, caught up there, and those tracked since, which
+// start at its end) and after a ranked round's settle_all().
+void GavelPolicy::forget_replayed_rounds() {
+  kept_base_ += kept_rounds_.size();
+  kept_rounds_.clear();
 }
 
 std::vector<double> GavelPolicy::time_counters_of(JobIndex job) const {

@@ -219,6 +219,8 @@ TEST(GavelQuiet, CountersLeftByKeptRoundsAreTheFullRoundsAfterARankedRound) {
   EXPECT_EQ(twins.quiet().counter_settles(), twins.full().counter_settles());
   EXPECT_EQ(twins.quiet().time_counter_renewals(), twins.full().time_counter_renewals());
   expect_same_counters(twins, 1801.3, 7);
+  // The ranked rounds forgot the kept rounds every running job replayed.
+  EXPECT_EQ(twins.quiet().kept_rounds_held(), 0u);
 }
 
 // The totals a kept round leaves stale are summed again, as that round
@@ -241,6 +243,8 @@ TEST(GavelQuiet, TotalsLeftByKeptRoundsAreTheFullRoundsForARequeueFill) {
   EXPECT_EQ(twins.call({1}), (std::vector<std::pair<int, JobIndex>>{{0, 1}}));
   EXPECT_EQ(twins.quiet().ranked_in_last_call(), 1u);
   expect_same_counters(twins, 1300.7, 4);
+  // The fill's sums caught every running job up: the kept rounds are forgotten.
+  EXPECT_EQ(twins.quiet().kept_rounds_held(), 0u);
 }
 
 // A round told of no change that must not be kept: job 0 runs on the one

@@ -78,6 +78,10 @@ class GavelPolicy : public Policy {
   std::size_t counter_settles() const { return settles_; }
   // Rounds that kept every job without ranking them (gavel_quiet.cpp).
   std::size_t skipped_rounds() const { return skipped_rounds_; }
+  // Kept rounds still held for running jobs to replay: none once a ranked
+  // round or a fill's sums have caught every running job up
+  // (gavel_kept.cpp), so the log does not grow with the run.
+  std::size_t kept_rounds_held() const { return kept_rounds_.size(); }
   // The job's time per type since the last reset, as settled so far: a
   // running job's kept rounds are replayed at its next use (gavel_kept.cpp),
   // so this is as of its last settle, the same as a full round's once a
@@ -187,6 +191,8 @@ class GavelPolicy : public Policy {
   void keep_counters(double now, bool reset);
   void note_tracked(JobIndex job, std::size_t pos, bool left);
   void rebuild_sums();
+  std::size_t kept_end() const { return kept_base_ + kept_rounds_.size(); }
+  void forget_replayed_rounds();
   std::vector<Decision> fill(const SchedulerInput& input);
   std::optional<Placement> place(FreeGpus& free, const Active& a, int type);
 
@@ -238,6 +244,9 @@ class GavelPolicy : public Policy {
     bool reset;
   };
   std::vector<KeptRound> kept_rounds_;
+  // Kept rounds forgotten before kept_rounds_[0]: a memo's kept_seen and
+  // kept_mark count from the run's first kept round (kept_end()).
+  std::size_t kept_base_ = 0;
   // After a kept round, until a round or a fill sums them again: the sums
   // of the one GPU type are the last kept round's sum over the active jobs
   // then, in tracked_'s order then (tracked_ now, with tracked_log_'s
