@@ -53,7 +53,7 @@ std::string overload_note(const std::vector<JobSpec>& jobs, const Cluster& clust
        << work_gpu_s << " GPU-s of work, each job alone, on " << gpus
        << " GPUs): the queue drains for at least " << drain_s << " simulated s (" << std::fixed
        << std::setprecision(0) << drain_s / 86400 << " days)" << std::defaultfloat << std::setprecision(3)
-       << ", and gandiva, gavel, optimus, sia and pollux re-decide over every waiting job each"
+       << ", and gandiva, optimus, sia and pollux re-decide over every waiting job each"
           " round, which can take hours on such a trace; --arrival-scale "
        << arrival_scale * kSuggestedLoad / load << " would spread the arrivals to a load of "
        << kSuggestedLoad << " (docs/TRACES.md, \"Offered load\")\n";
