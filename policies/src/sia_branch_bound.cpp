@@ -113,8 +113,10 @@ class BranchBound {
 
   // max over mu >= 0 of L, the node's LP bound: an exact line search over
   // mu[1] inside one over mu[0], started from mu (the parent's prices); mu
-  // gets the maximiser, x_ and used_ a minimiser there.
-  double ascend(Prices& mu) {
+  // gets the maximiser, x_ and used_ a minimiser there. It stops early at
+  // prices where L reaches `stop` (the node is pruned there).
+  double ascend(Prices& mu, double stop) {
+    stop_ = stop;
     double inner_guess = mu[1];
     auto over_mu1 = [&](double mu0) {
       return maximise(
@@ -162,22 +164,36 @@ class BranchBound {
   template <class Eval>
   Cut maximise(Eval eval, double s0) {
     const Cut here = eval(s0);
+    if (here.g == 0 || here.f >= stop_) return here;
+    // A bracket [a, b] with a.g > 0 > b.g, by steps from s0 that grow
+    // fourfold: the parent's prices are near the child's.
     Cut a = here, b = here;
-    if (here.g > 0) {
-      if (s0 >= top_) return here;
-      b = eval(top_);
-      if (b.g >= 0) return b.f >= here.f ? b : here;
-    } else if (here.g < 0) {
-      if (s0 <= 0) return here;
-      a = eval(0);
-      if (a.g <= 0) return a.f >= here.f ? a : here;
-    } else {
-      return here;
+    for (double step = 1e-4 * top_;; step *= 4) {
+      const double s = here.g > 0 ? std::min(top_, a.s + step) : std::max(0.0, b.s - step);
+      if (s == (here.g > 0 ? a.s : b.s)) return here.g > 0 ? a : b;  // the box's edge is the maximum
+      const Cut c = eval(s);
+      if (c.f >= stop_) return c;
+      if (here.g > 0) {
+        if (c.g > 0) {
+          a = c;
+          continue;
+        }
+        b = c;
+      } else {
+        if (c.g < 0) {
+          b = c;
+          continue;
+        }
+        a = c;
+      }
+      if (c.g == 0) return c;
+      break;
     }
     Cut best = a.f >= b.f ? a : b;
     for (int it = 0; it < 40 && b.s - a.s > 1e-14 * top_; ++it) {
       const double s = std::min(std::max((b.f - a.f + a.g * a.s - b.g * b.s) / (a.g - b.g), a.s), b.s);
       Cut c = eval(s);
+      if (c.f >= stop_) return c;
       const double tangent = a.f + a.g * (s - a.s);
       if (c.f >= tangent - 1e-12 * (1 + std::abs(tangent))) {
         const double mix = -b.g / (a.g - b.g);
@@ -201,6 +217,7 @@ class BranchBound {
   std::size_t types_;
   std::vector<int> root_hi_;
   double top_ = 1;
+  double stop_ = std::numeric_limits<double>::infinity();
 };
 
 // The column and split point b of the branch (x_c <= b - 1 or x_c >= b) at
@@ -288,7 +305,7 @@ BelowTarget gap_branch_and_bound(const std::vector<std::size_t>& members,
     }
     if (!bb.apply(nodes[id].changes)) continue;
     Prices mu = nodes[id].mu;
-    const double bound = bb.ascend(mu);
+    const double bound = bb.ascend(mu, threshold());
     if (id == 0 && work != nullptr) work->root_bound = bound;
     if (bound >= threshold()) continue;
     bool fits = true;
