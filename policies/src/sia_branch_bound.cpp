@@ -75,38 +75,43 @@ class BranchBound {
   }
 
   // L(mu) at the current bounds; x_ gets a minimiser and used_ its GPUs.
+  // One pass over a group's columns prices them, takes the lower bounds and
+  // finds the cheapest column with room; a group with room left after it
+  // is rescanned.
   double at(const Prices& mu) {
     ++evaluations;
     double value = 0;
     used_ = {0, 0};
     for (std::size_t t = 0; t < types_; ++t) value -= mu[t] * capacity_[t];
-    for (std::size_t col = 0; col < columns_.size(); ++col) {
-      const PricedColumn& c = columns_[col];
-      reduced_[col] = c.cost + mu[static_cast<std::size_t>(c.type)] * c.gpus;
-    }
+    const std::size_t none = columns_.size();
     for (std::size_t g = 0; g + 1 < first_.size(); ++g) {
       long room = static_cast<long>(members_[g]);
+      std::size_t best = none;
       for (std::size_t col = first_[g]; col < first_[g + 1]; ++col) {
+        const PricedColumn& c = columns_[col];
+        const double reduced = c.cost + mu[static_cast<std::size_t>(c.type)] * c.gpus;
+        reduced_[col] = reduced;
         x_[col] = lo_[col];
-        room -= lo_[col];
-        value += lo_[col] * reduced_[col];
+        if (lo_[col] > 0) {
+          room -= lo_[col];
+          value += lo_[col] * reduced;
+          used_[static_cast<std::size_t>(c.type)] += static_cast<long>(lo_[col]) * c.gpus;
+        }
+        if (x_[col] < hi_[col] && reduced < 0 && (best == none || reduced < reduced_[best])) best = col;
       }
-      // The cheapest column of negative reduced cost with room, again.
-      while (room > 0) {
-        std::size_t best = columns_.size();
-        for (std::size_t col = first_[g]; col < first_[g + 1]; ++col)
-          if (x_[col] < hi_[col] && reduced_[col] < 0 &&
-              (best == columns_.size() || reduced_[col] < reduced_[best]))
-            best = col;
-        if (best == columns_.size()) break;
+      while (room > 0 && best != none) {
         const long take = std::min<long>(room, hi_[best] - x_[best]);
         x_[best] += static_cast<int>(take);
         room -= take;
         value += static_cast<double>(take) * reduced_[best];
+        used_[static_cast<std::size_t>(columns_[best].type)] += take * columns_[best].gpus;
+        if (room == 0) break;
+        // The cheapest column of negative reduced cost with room, again.
+        best = none;
+        for (std::size_t col = first_[g]; col < first_[g + 1]; ++col)
+          if (x_[col] < hi_[col] && reduced_[col] < 0 && (best == none || reduced_[col] < reduced_[best]))
+            best = col;
       }
-      for (std::size_t col = first_[g]; col < first_[g + 1]; ++col)
-        used_[static_cast<std::size_t>(columns_[col].type)] +=
-            static_cast<long>(x_[col]) * columns_[col].gpus;
     }
     return value;
   }
