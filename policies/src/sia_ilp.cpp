@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sia_branch_bound.hpp"
 #include "sia_certificate.hpp"
 #include "sia_knapsack.hpp"
 #include "sia_start_search.hpp"
@@ -407,6 +408,19 @@ std::vector<int> solve_sia_ilp(const SiaIlpProblem& problem) {
       if (below == BelowTarget::kFound)
         return hand_out(groups, columns, std::vector<double>(counts.begin(), counts.end()),
                         std::move(chosen));
+      // Past the search's cap: the branch and bound with re-optimised
+      // Lagrangian bounds (sia_branch_bound.hpp) to CBC's stopping rules,
+      // the relative gap and max_bb_nodes; where it finds nothing cheaper
+      // than the start, the start, as CBC returns its incumbent.
+      if (problem.own_bb && problem.capacity.size() <= 2) {
+        const long cap = problem.max_bb_nodes > 0 ? problem.max_bb_nodes : std::numeric_limits<long>::max();
+        const BelowTarget bb = gap_branch_and_bound(members, priced, problem.capacity, start_cost,
+                                                    problem.relative_gap, cap, counts);
+        if (bb == BelowTarget::kFound)
+          return hand_out(groups, columns, std::vector<double>(counts.begin(), counts.end()),
+                          std::move(chosen));
+        return hand_out(groups, columns, start, std::move(chosen));
+      }
     }
     if (problem.keep_within_gap && !problem.gap_search &&
         allocation_below(members, priced, problem.capacity,

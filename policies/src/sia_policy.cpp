@@ -310,6 +310,7 @@ std::vector<Decision> SiaPolicy::decide(const SchedulerInput& input) {
   problem.exact_two_types = params_.exact_two_types;
   problem.keep_within_gap = params_.keep_within_gap;
   problem.gap_search = params_.gap_search;
+  problem.own_bb = params_.own_bb;
   problem.configs = configs_of(pools, params_.max_nodes_per_job);
   for (const TypePool& pool : pools) problem.capacity.push_back(pool.gpus);
 
@@ -552,6 +553,9 @@ const PolicyRegistration kSia(
               "1 (with keep_within_gap): where an allocation beats the start by more than relative_gap, the "
               "search goes on to one within the gap and CBC runs only past its node cap (decisions may "
               "differ); 0: CBC")
+        .flag("own_bb", &SiaParams::own_bb,
+              "1 (with gap_search): where the search gives up, a branch and bound with re-optimised "
+              "Lagrangian bounds to CBC's stopping rules instead of CBC (decisions may differ); 0: CBC")
         .flag("skip_rounds", &SiaParams::skip_rounds,
               "1 (with reuse_standing): rounds that would decide nothing, the input unchanged, are not run")
         .flag("reuse_standing", &SiaParams::reuse_standing,

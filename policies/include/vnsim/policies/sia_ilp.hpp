@@ -76,6 +76,13 @@ struct SiaIlpProblem {
   // own stopping rule. CBC runs only past the search's node cap. Decisions
   // may differ from CBC's, which stops at another allocation within its gap.
   bool gap_search = false;
+  // true (with gap_search), on one or two types: where that search gives up
+  // at its cap, a branch and bound whose bound is the Lagrangian dual
+  // re-optimised at every node (policies/src/sia_branch_bound.hpp) instead
+  // of CBC, to CBC's stopping rules (relative_gap, max_bb_nodes) and from
+  // the same start. Decisions may differ from CBC's, which branches
+  // elsewhere.
+  bool own_bb = false;
   // The knapsack's bound on jobs x (GPUs + 1) x configurations per job of
   // its table, after the bound test has fixed the jobs it can (about 1 ns
   // each; the table takes at most 2 bytes per unit): above it, CBC.

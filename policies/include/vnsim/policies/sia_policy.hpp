@@ -49,6 +49,7 @@ struct SiaParams {
   bool start_from_running = true;  // CBC's start: the cheaper of the repair and the running allocation
   bool keep_within_gap = true;     // CBC rounds whose start is proven within relative_gap return it
   bool gap_search = true;          // with keep_within_gap: else search on to an answer within the gap
+  bool own_bb = true;              // with gap_search: past its cap, our own branch and bound, not CBC
 };
 
 class SiaPolicy : public Policy {
