@@ -37,6 +37,18 @@ class Mt19937_64Blocks {
     return out_[next_++];
   }
 
+  // Draws in bulk, for a caller that keeps what it draws (Pollux's
+  // DrawTape::Recorder): the outputs of the current block not drawn yet
+  // are [pending(), block_end()), and drawn_to(p) marks those before p
+  // drawn. pending() starts the next block when none is left. The
+  // sequence is the one operator() draws.
+  const result_type* pending() {
+    if (next_ == kN) refill();
+    return out_.data() + next_;
+  }
+  const result_type* block_end() const { return out_.data() + kN; }
+  void drawn_to(const result_type* p) { next_ = static_cast<std::size_t>(p - out_.data()); }
+
  private:
   static constexpr std::size_t kN = 312;
   static constexpr std::size_t kM = 156;
