@@ -67,11 +67,13 @@ class Mt19937_64Blocks {
   // processor has it: four words per vector instead of two (the same
   // integer operations, so the same outputs); the refill was 5 % of the
   // samples of a Pollux replay, on the thread that draws for every lane.
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
-  [[gnu::target_clones("avx2", "default")]]
+  // A function with clones is called through its resolver, never inlined
+  // (and clang rejects noinline beside target_clones).
+#if defined(__x86_64__) && defined(__linux__)
+  [[gnu::target_clones("avx2", "default")]] void refill() {
+#else
+  [[gnu::noinline]] void refill() {
 #endif
-  [[gnu::noinline]] void
-  refill() {
     // Each half reads only words the other half writes or the old state
     // (i + 1 is not yet written when i is), so each loop runs lane-parallel.
     // The last word's twist reads the new word 0, kept one past the state
