@@ -277,9 +277,12 @@ void Search::take_row_draws(Rng& rng, const Individual& a, const Individual& b, 
   }
 }
 
-void Search::record_child_draws(const Individual& a, const Individual& b, DrawTape& tape) {
+// Flattened: take_row_draws() and the recorder inlined, so that the
+// recorder's place in the block stays in a register.
+[[gnu::flatten]] void Search::record_child_draws(const Individual& a, const Individual& b, DrawTape& tape) {
   DrawTape::Recorder recorder = tape.record(rng_);
   take_row_draws(recorder, a, b, pick(recorder, jobs.size() + 1), 0);
+  recorder.close();
 }
 
 void Search::mutate(Individual& ind) {

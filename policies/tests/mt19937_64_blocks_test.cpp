@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 
@@ -29,6 +31,30 @@ TEST(Mt19937_64Blocks, ReseedingStartsTheSequenceAgain) {
   for (int i = 0; i < 400; ++i) a();
   a.seed(7);
   EXPECT_EQ(a(), first);
+}
+
+TEST(Mt19937_64Blocks, DrawsInBulkAreTheSequenceOfSingleDraws) {
+  // pending(), block_end() and drawn_to(), as Pollux's DrawTape::Recorder
+  // uses them, between single draws and across blocks (312 draws each):
+  // the same sequence as std::mt19937_64, none skipped or drawn twice.
+  std::mt19937_64 reference(3);
+  Mt19937_64Blocks blocks(3);
+  std::size_t count = 1;
+  for (int round = 0; round < 400; ++round) {
+    for (int i = 0; i < round % 7; ++i) ASSERT_EQ(blocks(), reference()) << "round " << round;
+    std::size_t left = count;
+    while (left > 0) {
+      const std::uint64_t* from = blocks.pending();
+      const std::uint64_t* end = blocks.block_end();
+      ASSERT_LT(from, end);
+      const std::size_t take = std::min<std::size_t>(left, static_cast<std::size_t>(end - from));
+      for (std::size_t i = 0; i < take; ++i) ASSERT_EQ(from[i], reference()) << "round " << round;
+      blocks.drawn_to(from + take);
+      left -= take;
+    }
+    count = count * 7 % 401;  // 0 to 400 draws: within a block and across one or two
+  }
+  EXPECT_EQ(blocks(), reference());
 }
 
 }  // namespace

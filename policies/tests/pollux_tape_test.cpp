@@ -64,5 +64,29 @@ TEST(PolluxTape, AChildBredFromItsRecordedDrawsIsTheChildOfTheGenerator) {
   EXPECT_GT(left, 100);
 }
 
+TEST(PolluxTape, ARecorderKeepsEveryDrawAcrossBlocksAndTheGeneratorGoesOnAfterThem) {
+  // DrawTape::Recorder reads the generator's block in place and copies it
+  // to the tape when the block ends and at close(): tapes of 0 to 1,000
+  // draws (a block holds 312), some after single draws, keep the draws of
+  // a twin generator in order, and the generator goes on after the last.
+  Mt19937_64Blocks recorded(21);
+  Mt19937_64Blocks twin(21);
+  pollux::DrawTape tape;
+  std::size_t count = 0;
+  for (int k = 0; k < 300; ++k) {
+    if (k % 3 == 0) {
+      ASSERT_EQ(recorded(), twin());
+    }
+    pollux::DrawTape::Recorder recorder = tape.record(recorded);
+    for (std::size_t i = 0; i < count; ++i) recorder();
+    recorder.close();
+    ASSERT_EQ(tape.draws.size(), count) << "tape " << k;
+    for (std::size_t i = 0; i < count; ++i)
+      ASSERT_EQ(tape.draws[i], twin()) << "tape " << k << ", draw " << i;
+    ASSERT_EQ(recorded(), twin()) << "tape " << k;
+    count = (count * 13 + 5) % 1001;
+  }
+}
+
 }  // namespace
 }  // namespace vnsim

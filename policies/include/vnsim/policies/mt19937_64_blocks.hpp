@@ -37,6 +37,18 @@ class Mt19937_64Blocks {
     return out_[next_++];
   }
 
+  // Draws in bulk, for a caller that keeps what it draws (Pollux's
+  // DrawTape::Recorder): the outputs of the current block not drawn yet
+  // are [pending(), block_end()), and drawn_to(p) marks those before p
+  // drawn. pending() starts the next block when none is left. The
+  // sequence is the one operator() draws.
+  const result_type* pending() {
+    if (next_ == kN) refill();
+    return out_.data() + next_;
+  }
+  const result_type* block_end() const { return out_.data() + kN; }
+  void drawn_to(const result_type* p) { next_ = static_cast<std::size_t>(p - out_.data()); }
+
  private:
   static constexpr std::size_t kN = 312;
   static constexpr std::size_t kM = 156;
@@ -54,10 +66,14 @@ class Mt19937_64Blocks {
   [[gnu::noinline]] void refill() {
     // Each half reads only words the other half writes or the old state
     // (i + 1 is not yet written when i is), so each loop runs lane-parallel.
+    // The last word's twist reads the new word 0, kept one past the state
+    // (state_[kN]): the second half is then 156 alike steps, a whole
+    // number of vectors, which -O2's cost model vectorises (155 steps and
+    // a last one apart ran one word at a time).
     for (std::size_t i = 0; i < kN - kM; ++i) state_[i] = twist(state_[i], state_[i + 1], state_[i + kM]);
-    for (std::size_t i = kN - kM; i < kN - 1; ++i)
+    state_[kN] = state_[0];
+    for (std::size_t i = kN - kM; i < kN; ++i)
       state_[i] = twist(state_[i], state_[i + 1], state_[i + kM - kN]);
-    state_[kN - 1] = twist(state_[kN - 1], state_[0], state_[kM - 1]);
     for (std::size_t i = 0; i < kN; ++i) {
       result_type y = state_[i];
       y ^= (y >> 29) & 0x5555555555555555ULL;
@@ -69,7 +85,7 @@ class Mt19937_64Blocks {
     next_ = 0;
   }
 
-  std::array<result_type, kN> state_{};
+  std::array<result_type, kN + 1> state_{};  // state_[kN]: a copy of state_[0] during refill()
   std::array<result_type, kN> out_{};
   std::size_t next_ = kN;
 };
