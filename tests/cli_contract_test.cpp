@@ -338,4 +338,31 @@ TEST_F(CliContract, SkippedRowsSayWhetherTheyAreCorruptOrFiltered) {
   EXPECT_NE(table.find(",corrupt\n"), std::string::npos) << table;
 }
 
+// run.json and summary.json name a trace of the shared data folder
+// "${VNSIM_SHARED}/...", as command.txt does, so committed outputs name no
+// folder of the machine that ran them; any other trace keeps its path.
+TEST_F(CliContract, ATraceOfTheSharedDataIsNamedByTheVariable) {
+  fs::create_directories(dir_ / "shared" / "traces");
+  const std::string job = R"({"id":"a","submit_s":0,"gpus":1,"trace_duration_s":60})"
+                          "\n";
+  std::ofstream(dir_ / "shared" / "traces" / "t.jsonl") << job;
+  write("own.jsonl", job);
+  auto replay = [&](const std::string& trace, const std::string& out) {
+    return vnsim::testing::exit_code("cd " + dir_.string() + " && VNSIM_SHARED=shared " +
+                                     std::string(VNSIM_CLI_PATH) + " replay --cluster testbed --trace " +
+                                     trace + " --quiet --out " + p(out) + " > " + p("out.txt") + " 2> " +
+                                     p("err.txt"));
+  };
+  ASSERT_EQ(replay(p("shared/traces/t.jsonl"), "a"), 0) << err();
+  ASSERT_EQ(replay("./shared/../shared/traces/t.jsonl", "b"), 0) << err();
+  ASSERT_EQ(replay(p("own.jsonl"), "c"), 0) << err();
+  const std::string label = R"x("trace": "${VNSIM_SHARED}/traces/t.jsonl (jsonl)")x";
+  for (const char* out : {"a", "b"})
+    for (const char* file : {"run.json", "summary.json"})
+      EXPECT_NE(slurp(dir_ / out / file).find(label), std::string::npos) << slurp(dir_ / out / file);
+  EXPECT_NE(slurp(dir_ / "c" / "run.json").find("\"trace\": \"" + p("own.jsonl") + " (jsonl)\""),
+            std::string::npos)
+      << slurp(dir_ / "c" / "run.json");
+}
+
 }  // namespace

@@ -152,6 +152,12 @@ TEST_F(SweepCli, CommandTxtUsesTheSharedVariableAndRunsAgain) {
   EXPECT_NE(command.find(" --trace \"${VNSIM_SHARED}/traces/t.jsonl\" "), std::string::npos) << command;
   EXPECT_NE(command.find(" --out s/runs/"), std::string::npos) << command;
   EXPECT_EQ(command.find((dir_ / "data").string()), std::string::npos) << command;
+  // run.json and summary.json name the trace the same way (the replay is
+  // handed the root the sweep expanded the variable with).
+  for (const char* file : {"run.json", "summary.json"}) {
+    const std::string text = slurp(commands[0].parent_path() / file);
+    EXPECT_NE(text.find(R"x("trace": "${VNSIM_SHARED}/traces/t.jsonl (jsonl)")x"), std::string::npos) << text;
+  }
   const std::string jobs = slurp(commands[0].parent_path() / "jobs.csv");
   fs::remove(commands[0].parent_path() / "jobs.csv");
   EXPECT_EQ(exit_code(in_dir + "bash " + commands[0].string() + " > out.txt 2> err.txt"), 0) << err();

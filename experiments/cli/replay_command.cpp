@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,6 +34,7 @@
 #include "vnsim/sim/node_events.hpp"
 #include "vnsim/sim/replay.hpp"
 #include "vnsim/sim/version.hpp"
+#include "vnsim/sweep/display_command.hpp"
 #include "vnsim/traces/generated_trace.hpp"
 #include "vnsim/traces/readers.hpp"
 #include "vnsim/traces/work_assignment.hpp"
@@ -66,7 +68,10 @@ LoadedTrace load_jobs(const std::string& trace, const std::string& format, BadRo
   out.jobs = std::move(r.jobs);
   out.skipped = std::move(r.skipped);
   prepare_jobs(out.jobs, out.skipped, trace, prep, &cluster);
-  out.description = trace + " (" + r.format + ")";
+  // A trace of the shared data is named "${VNSIM_SHARED}/...": committed
+  // outputs must not name the folders of the machine that ran them.
+  const char* shared = std::getenv("VNSIM_SHARED");
+  out.description = sweep::shared_path_label(trace, shared != nullptr ? shared : "") + " (" + r.format + ")";
   return out;
 }
 

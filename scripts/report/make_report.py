@@ -38,6 +38,10 @@ import matplotlib.pyplot as plt
 
 RESULTS = {results!r}
 GANTT_MAX_JOBS = 200
+# A CDF's curves end at the top right, so its lower right is free; matplotlib's
+# "best" searches every plotted point, which on a whole trace's jobs is slow
+# enough to print a warning into the report.
+CDF_LEGEND = "lower right"
 results = pd.read_csv(os.path.join(RESULTS, "results.csv"), keep_default_na=False, na_values=[""])
 ok = results[results["status"] == "ok"]
 AXES = [c for c in ["cluster", "trace", "macro_iterations", "seed"] if results[c].nunique(dropna=False) > 1]
@@ -76,7 +80,8 @@ for ax, value in zip(axs[0], panels):
         jct = pd.concat([load_jobs(r)["turnaround_time"].dropna() for _, r in runs.iterrows()])
         x = np.sort(jct.to_numpy())
         ax.plot(x, np.arange(1, len(x) + 1) / len(x), label=f"{{policy}} ({{len(runs)}} runs, {{len(x)}} jobs)")
-    ax.set_xscale("log"); ax.set_xlabel("JCT (s, log scale)"); ax.grid(alpha=0.3); ax.legend(fontsize=7)
+    ax.set_xscale("log"); ax.set_xlabel("JCT (s, log scale)"); ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc=CDF_LEGEND)
     ax.set_title("JCT CDF per policy" + (f"\n{{panel_axis}}: {{value}}" if value is not None else " (runs pooled)"),
                  fontsize=9)
 axs[0][0].set_ylabel("fraction of completed jobs")
@@ -146,7 +151,7 @@ for ax, value in zip(axs[0], panels):
         w = pd.concat([load_jobs(r).query("final_state == 'COMPLETED'")["waiting_time"] for _, r in runs.iterrows()])
         cdf(ax, w, f"{{policy}} (mean {{w.mean():,.0f}} s, {{(w > 0).mean():.0%}} wait)")
     ax.set_xscale("symlog", linthresh=1); ax.set_xlabel("waiting time (s, log scale above 1 s)")
-    ax.grid(alpha=0.3); ax.legend(fontsize=7)
+    ax.grid(alpha=0.3); ax.legend(fontsize=7, loc=CDF_LEGEND)
     ax.set_title("Wait-time CDF per policy" + (f"\n{{panel_axis}}: {{value}}" if value is not None else ""),
                  fontsize=9)
 axs[0][0].set_ylabel("fraction of completed jobs")
@@ -166,7 +171,7 @@ if any("vc" in j.columns and j.vc.notna().any() for j in jobs_by_policy.values()
         for vc in done.vc.value_counts().index[:8]:
             w = done[done.vc == vc].waiting_time
             cdf(ax, w, f"{{vc}} ({{len(w)}} jobs, mean {{w.mean():,.0f}} s)")
-        ax.set_xscale("symlog", linthresh=1); ax.grid(alpha=0.3); ax.legend(fontsize=6)
+        ax.set_xscale("symlog", linthresh=1); ax.grid(alpha=0.3); ax.legend(fontsize=6, loc=CDF_LEGEND)
         ax.set_title(f"{{policy}}" + (f", {{panels[-1]}}" if panels[-1] is not None else ""), fontsize=8)
         ax.set_xlabel("waiting time (s)")
     for ax in list(axs.flat)[n:]:
@@ -208,7 +213,8 @@ a1.set_ylabel("GPU utilisation"); a2.set_ylabel("queued jobs"); a2.set_xlabel("t
 if last_start > 0:
     a2.set_xlim(0, last_start * 1.05 / 3600)
 a1.set_title("GPU utilisation and queue length over time, until the last start (first run of each policy)")
-a1.legend(); a1.grid(alpha=0.3); a2.grid(alpha=0.3)
+# A fixed place: "best" searches every step of every run (slow on a whole trace, and a warning in the report).
+a1.legend(fontsize=7, loc="upper right"); a1.grid(alpha=0.3); a2.grid(alpha=0.3)
 save(fig, "utilisation_queue")
 '''
 
@@ -372,7 +378,7 @@ if len(ok) and ("ftf_rho" in jobs0.columns or "gpu_seconds" in jobs0.columns):
                     label=f"{{policy}} (median {{np.median(x):.2f}}, p99 {{np.percentile(x, 99):.1f}}, max {{x[-1]:.1f}})")
     ax.axvline(1.0, color="grey", lw=0.8, ls="--")
     ax.set_xscale("log"); ax.set_xlabel("finish-time fairness rho (log scale; <= 1 is fair)")
-    ax.set_ylabel("fraction of completed jobs"); ax.legend(fontsize=8); ax.grid(alpha=0.3)
+    ax.set_ylabel("fraction of completed jobs"); ax.legend(fontsize=8, loc=CDF_LEGEND); ax.grid(alpha=0.3)
     ax.set_title("Finish-time fairness rho CDF" + ("" if measured else " (estimated from jobs.csv, see text)"))
     save(fig, "ftf_rho_cdf")
 else:

@@ -49,6 +49,13 @@ std::string display_argument(const std::string& arg, const std::string& shared_r
 
 }  // namespace
 
+std::string shared_path_label(const std::string& path, const std::string& shared_root) {
+  if (shared_root.empty() || path.empty()) return path;
+  const std::string rel = relative_under(fs::absolute(path), fs::absolute(shared_root));
+  if (rel.empty()) return path;
+  return rel == "." ? "${VNSIM_SHARED}" : "${VNSIM_SHARED}/" + rel;
+}
+
 std::string display_command(const std::vector<std::string>& argv, const std::string& shared_root,
                             const fs::path& cwd) {
   std::string line;

@@ -66,13 +66,21 @@ std::vector<std::string> args_without_out(std::vector<std::string> args) {
   return args;
 }
 
-// The environment of the sweep plus kParentPidEnv=<our pid>.
-std::vector<std::string> child_environment() {
+// The environment of the sweep plus kParentPidEnv=<our pid> and
+// VNSIM_SHARED=<the shared root its paths were expanded with>, so that the
+// replay names those inputs "${VNSIM_SHARED}/..." in run.json and
+// summary.json as command.txt does (shared_path_label), also where the
+// sweep took the default root without the variable.
+std::vector<std::string> child_environment(const std::string& shared_root) {
   std::vector<std::string> env;
   const std::string prefix = std::string(kParentPidEnv) + "=";
-  for (char** e = environ; *e != nullptr; ++e)
-    if (std::string(*e).rfind(prefix, 0) != 0) env.emplace_back(*e);
+  const std::string shared = "VNSIM_SHARED=";
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string var(*e);
+    if (var.rfind(prefix, 0) != 0 && var.rfind(shared, 0) != 0) env.push_back(var);
+  }
   env.push_back(prefix + std::to_string(::getpid()));
+  if (!shared_root.empty()) env.push_back(shared + shared_root);
   return env;
 }
 
@@ -92,7 +100,7 @@ pid_t spawn_run(const std::string& exe, const RunSpec& run, const fs::path& dir,
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  std::vector<std::string> env = child_environment();
+  std::vector<std::string> env = child_environment(shared_root);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);

@@ -13,6 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using vnsim::sweep::display_command;
+using vnsim::sweep::shared_path_label;
 
 TEST(DisplayCommand, SharedDataBecomesTheVariableAndProjectPathsBecomeRelative) {
   const std::string line = display_command(
@@ -37,6 +38,16 @@ TEST(DisplayCommand, KeepsOtherPathsAndQuotesWhatAShellWouldSplit) {
   EXPECT_EQ(display_command({"/data/shared"}, "/data/shared/", "/home/u"), "\"${VNSIM_SHARED}\"");
 }
 
+TEST(SharedPathLabel, NamesTheSharedDataByTheVariableAndKeepsOtherPaths) {
+  EXPECT_EQ(shared_path_label("/data/shared/traces/w.csv", "/data/shared"), "${VNSIM_SHARED}/traces/w.csv");
+  EXPECT_EQ(shared_path_label("/data/shared/x/../traces/w.csv", "/data/shared/"),
+            "${VNSIM_SHARED}/traces/w.csv");
+  EXPECT_EQ(shared_path_label("/data/shared", "/data/shared"), "${VNSIM_SHARED}");
+  EXPECT_EQ(shared_path_label("/data/shared2/w.csv", "/data/shared"), "/data/shared2/w.csv");
+  EXPECT_EQ(shared_path_label("/data/shared/w.csv", ""), "/data/shared/w.csv");
+  EXPECT_EQ(shared_path_label("rel/w.csv", "/data/shared"), "rel/w.csv");
+}
+
 // The committed canonical runs (notebooks_out/*/runs/*/command.txt) follow
 // the same rule, so a reader can re-run them from the project's root.
 TEST(DisplayCommand, CommittedCommandFilesNameNoAbsolutePath) {
@@ -50,6 +61,24 @@ TEST(DisplayCommand, CommittedCommandFilesNameNoAbsolutePath) {
     std::ifstream f(entry.path());
     const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     EXPECT_FALSE(std::regex_search(text, absolute)) << entry.path() << ": " << text;
+  }
+  EXPECT_GT(files, 0);
+}
+
+// Nor do their run.json and summary.json: a trace of the shared data is
+// named by the variable there too (shared_path_label).
+TEST(DisplayCommand, CommittedRunFilesNameNoAbsoluteTracePath) {
+  const fs::path root = fs::path(VNSIM_SOURCE_DIR) / "notebooks_out";
+  if (!fs::is_directory(root)) GTEST_SKIP() << root << " is not there";
+  const std::regex absolute(R"x("trace": "/)x");
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    const std::string name = entry.path().filename().string();
+    if (name != "run.json" && name != "summary.json") continue;
+    ++files;
+    std::ifstream f(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_FALSE(std::regex_search(text, absolute)) << entry.path();
   }
   EXPECT_GT(files, 0);
 }

@@ -17,4 +17,10 @@ namespace vnsim::sweep {
 std::string display_command(const std::vector<std::string>& argv, const std::string& shared_root,
                             const std::filesystem::path& cwd);
 
+// How run.json and summary.json name an input file, for the same reason:
+// "${VNSIM_SHARED}/rest" (unquoted) when `path`, made absolute against the
+// working directory, is `shared_root` or lies under it; else `path` as
+// given. An empty `shared_root` (VNSIM_SHARED unset) keeps `path`.
+std::string shared_path_label(const std::string& path, const std::string& shared_root);
+
 }  // namespace vnsim::sweep
