@@ -43,6 +43,10 @@ class CliProcessTest : public ::testing::Test {
   // own as a shell job would be (stdout, stderr to bg_out.txt, bg_err.txt);
   // returns its pid, which is also the group's id.
   pid_t start(const std::vector<std::string>& args) {
+    // A previous run's files go first, so that a wait on their text waits
+    // for this run.
+    std::filesystem::remove(dir_ / "bg_out.txt");
+    std::filesystem::remove(dir_ / "bg_err.txt");
     const pid_t pid = ::fork();
     if (pid == 0) {
       std::vector<char*> argv = {const_cast<char*>(VNSIM_CLI_PATH)};
