@@ -59,8 +59,8 @@ std::string overload_note(const std::vector<JobSpec>& jobs, const Cluster& clust
     note << std::setprecision(2) << load;
   else
     note << std::fixed << std::setprecision(0) << load;
-  note << std::defaultfloat << " times what it can do while the jobs arrive (" << std::defaultfloat
-       << std::setprecision(3) << work_gpu_s << " GPU-s of work, each job alone, on " << gpus
+  note << std::defaultfloat << " times what it can do while the jobs arrive (" << std::setprecision(3)
+       << work_gpu_s << " GPU-s of work, each job alone, on " << gpus
        << " GPUs): the queue drains for at least " << drain_s << " simulated s (" << std::fixed
        << std::setprecision(0) << drain_s / 86400 << " days)" << std::defaultfloat << std::setprecision(3)
        << ", and gandiva, optimus, sia and pollux re-decide over every waiting job each"

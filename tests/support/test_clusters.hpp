@@ -2,16 +2,16 @@
 // The small clusters the unit tests share, kept as cluster-spec JSON files in
 // tests/clusters/ (the format of docs/CLUSTER_SPEC.md; what each one is:
 // tests/clusters/README.md). test_cluster("sim-1x2x4") loads
-// tests/clusters/sim-1x2x4.json; the folder comes from the compile definition
-// VNSIM_TEST_CLUSTERS that cmake/VnsimTesting.cmake gives every test target.
+// tests/clusters/sim-1x2x4.json. The folder is compiled into test_clusters.cpp
+// alone (cmake/VnsimTesting.cmake), so that no other test source's compile
+// line names the checkout's absolute path and ccache reuses its objects
+// across clones.
 #include <string>
 
 #include "vnsim/core/cluster_spec.hpp"
 
 namespace vnsim::testing {
 
-inline ClusterSpec test_cluster(const std::string& name) {
-  return load_cluster_spec_file(std::string(VNSIM_TEST_CLUSTERS) + "/" + name + ".json");
-}
+ClusterSpec test_cluster(const std::string& name);
 
 }  // namespace vnsim::testing

@@ -58,7 +58,7 @@ TEST(FormatDetection, FormatNames) {
 // order in which formats are asked decides nothing but the Fallback pass.
 TEST(FormatDetection, NoFirstLineIsClaimedByTwoFormats) {
   namespace fs = std::filesystem;
-  const fs::path data = VNSIM_TRACES_TEST_DATA;
+  const fs::path data = testing::trace_data_dir();
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(data))
     if (entry.is_regular_file()) files.push_back(entry.path());
@@ -112,8 +112,8 @@ TEST(FormatDetection, EmptyAndMissingFiles) {
   const std::string missing = trace_data("no_such_file.csv");
   EXPECT_EQ(error_of([&] { read_trace(missing, "", BadRowPolicy::Skip); }),
             missing + ": cannot open trace file");
-  EXPECT_EQ(error_of([&] { read_trace(VNSIM_TRACES_TEST_DATA, "", BadRowPolicy::Skip); }),
-            std::string(VNSIM_TRACES_TEST_DATA) + ": is a directory, not a trace file");
+  EXPECT_EQ(error_of([&] { read_trace(testing::trace_data_dir(), "", BadRowPolicy::Skip); }),
+            testing::trace_data_dir() + ": is a directory, not a trace file");
 }
 
 TEST(FormatDetection, ExplicitFormatMustMatchTheHeader) {

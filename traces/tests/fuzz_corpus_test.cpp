@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "trace_test_support.hpp"
 #include "vnsim/traces/trace.hpp"
 
 namespace vnsim {
@@ -16,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(FuzzCorpus, OneSeedFolderPerFormat) {
-  const fs::path corpus = fs::path(VNSIM_TRACES_TEST_DATA) / ".." / ".." / ".." / "tests" / "fuzz_corpus";
+  const fs::path corpus = fs::path(testing::trace_data_dir()) / ".." / ".." / ".." / "tests" / "fuzz_corpus";
   ASSERT_TRUE(fs::is_directory(corpus)) << corpus;
   std::vector<std::string> folders;
   for (const auto& entry : fs::directory_iterator(corpus)) {

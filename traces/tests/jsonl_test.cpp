@@ -142,7 +142,7 @@ TEST(Jsonl, BadRows) {
 }
 
 TEST(Jsonl, WriteToAnUnwritablePathNamesIt) {
-  const std::string path = std::string(VNSIM_TRACES_TEST_DATA) + "/no_such_dir/out.jsonl";
+  const std::string path = trace_data("no_such_dir/out.jsonl");
   try {
     write_jsonl(path, sample_jobs());
     FAIL() << "expected InputError";
