@@ -12,8 +12,8 @@
 // load, alone GPU-seconds of work / (cluster GPUs x arrival span), is L: the
 // same jobs as without it, arriving at another rate (heavy/heavy_trace.hpp).
 // Without it, one arrival every 30 s per 64 GPUs, an offered load in the
-// thousands (docs/PERFORMANCE.md, "The multi-node-heavy trace at a load the
-// cluster keeps up with"). Both modes print the offered load.
+// thousands (docs/PERFORMANCE_HISTORY.md, "The multi-node-heavy trace at a
+// load the cluster keeps up with"). Both modes print the offered load.
 //
 // SimGrid allows one engine per process: one policy per run.
 #include <sys/resource.h>

@@ -2,8 +2,8 @@
 """CPU per job by function, from two `perf script` dumps of `vnsim replay`.
 
 Used to compare where a policy's cost per job grows between two sizes of the
-scaling bench (docs/PERFORMANCE.md, "Sia's scaling curve: what grows from 10k
-to 100k"). Record each run with a call graph that survives the build's
+scaling bench (docs/PERFORMANCE_HISTORY.md, "Sia's scaling curve: what grows
+from 10k to 100k"). Record each run with a call graph that survives the build's
 missing frame pointers, then dump it:
 
     perf record -F RATE --call-graph dwarf,16384 -o small.data build/vnsim replay ...

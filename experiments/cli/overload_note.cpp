@@ -34,8 +34,9 @@ double sampled_work_gpu_s(const std::vector<JobSpec>& jobs, const Cluster& clust
 // queue that grows and then drains for a long simulated time, and the
 // policies that re-decide over every waiting job each round pay for every
 // round of it: at a load of 2 sia and pollux are still far from done after
-// 5 minutes, where the same jobs at 0.8 take under 4 (docs/PERFORMANCE.md,
-// "The multi-node-heavy trace at a load the cluster keeps up with"). Said up
+// 5 minutes, where the same jobs at 0.8 take under 4
+// (docs/PERFORMANCE_HISTORY.md, "The multi-node-heavy trace at a load the
+// cluster keeps up with"). Said up
 // front, with the --arrival-scale that would bring the load to 0.8, since
 // such a load is more often a slip (a cluster too small, arrivals in the
 // wrong unit) than a study.

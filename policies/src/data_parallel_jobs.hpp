@@ -21,7 +21,9 @@ std::optional<std::pair<SchedulerInput, std::vector<Decision>>> reject_non_data_
     const SchedulerInput& input, const std::string& policy);
 // The same, skipping the jobs `runnable` (by job index) already marks and
 // marking those found runnable: a job's spec never changes, and a round-based
-// policy calls this on its whole queue at every event (docs/PERFORMANCE.md).
+// policy calls this on its whole queue at every event
+// (docs/PERFORMANCE_HISTORY.md, "Ring engines: fluid rings by default (issue
+// 21)", "Rounds with nothing changed").
 std::optional<std::pair<SchedulerInput, std::vector<Decision>>> reject_non_data_parallel(
     const SchedulerInput& input, const std::string& policy, std::vector<char>& runnable);
 

@@ -154,7 +154,7 @@ const PolicyRegistration kGandiva(
                 "when their combined throughput < 1)")
         .whole("slice_jobs", &GandivaParams::slice_jobs, 0, 1000000,
                "0: a boundary every slice_s; N: the next boundary slice_s * ceil(jobs left waiting / N) "
-               "later (docs/PERFORMANCE.md, \"Gandiva's slices on the heavy trace\")"),
+               "later (docs/PERFORMANCE_HISTORY.md, \"Gandiva's slices on the heavy trace (tenth pass)\")"),
     [](const GandivaParams& p) { return std::make_unique<GandivaPolicy>(p); });
 }  // namespace
 

@@ -116,7 +116,8 @@ std::vector<Decision> OptimusPolicy::decide(const SchedulerInput& input) {
   // Nothing changed since a quiet round but time: the running jobs'
   // progress is counted, as the round would; if the greedy's gains would
   // still give the GPUs it gave then, it would decide nothing again
-  // (docs/PERFORMANCE.md, "Rounds with nothing changed").
+  // (docs/PERFORMANCE_HISTORY.md, "Ring engines: fluid rings by default
+  // (issue 21)", "Rounds with nothing changed").
   if (skip_quiet_rounds_ && quiet_unchanged(input)) {
     for (const RunningJob& r : input.running) count_progress(memo(r.index), now);
     if (quiet_gains_pick_the_same()) return {};

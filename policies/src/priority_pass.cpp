@@ -70,8 +70,8 @@ std::vector<Decision> place_chosen(const SchedulerInput& input, const PassChoice
   // takes its GPUs from both; a preemption moves GPUs already in it into
   // `free`), where a copy of `free` with the victims released again for
   // each such job was the pass's own cost on a Gandiva slice that rotates
-  // some 20 jobs (docs/PERFORMANCE.md, "Gandiva's slices made cheaper
-  // (twelfth pass)"). `victim_gpus_from[v]`: the victims' GPUs from v on.
+  // some 20 jobs (docs/PERFORMANCE_HISTORY.md, "Gandiva's slices made
+  // cheaper (twelfth pass)"). `victim_gpus_from[v]`: the victims' GPUs from v on.
   std::optional<FreeGpus> with_victims;
   std::vector<int> victim_gpus_from;
   std::size_t next_victim = 0;

@@ -2,7 +2,8 @@
 // Sia's two-type rounds to CBC's stopping rules without CBC: a best-bound
 // branch and bound whose bound at every node is the Lagrangian dual of that
 // node's subproblem, re-optimised there (policies/src/sia_ilp.cpp,
-// `own_bb`; docs/PERFORMANCE.md, "Sia's own branch and bound").
+// `own_bb`; docs/PERFORMANCE_HISTORY.md, "Sia's own branch and bound
+// (fifteenth pass)").
 //
 // The problem: members[g] interchangeable jobs take at most one column of
 // group g each (x_c integer, sum over the group's columns <= members[g]),

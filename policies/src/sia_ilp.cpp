@@ -29,7 +29,8 @@ double sia_cost(const SiaIlpProblem& problem, double value) {
 namespace {
 
 // keep_within_gap's search cap where search_nodes is 0 (about 0.5 ms a
-// round on the late rounds of docs/PERFORMANCE.md's two-type trace).
+// round on the late rounds of the two-type trace of docs/PERFORMANCE_HISTORY.md,
+// "Sia's late rounds on two GPU types (eleventh pass)").
 constexpr long kGapSearchNodes = 20000;
 
 // Jobs with the same cost row are interchangeable: the ILP gets one general
@@ -234,8 +235,9 @@ std::vector<double> repair_fill(const SiaIlpProblem& problem, const std::vector<
 // other job, in group order, on its cheapest column with room. The running
 // jobs' GPUs fit each type's capacity, so this is feasible. It is the
 // allocation CBC returns in most late two-type rounds, which repair_fill,
-// built from each job's cheapest column, lands above (docs/PERFORMANCE.md,
-// "Sia's repeated late rounds: the cause (thirteenth pass)").
+// built from each job's cheapest column, lands above
+// (docs/PERFORMANCE_HISTORY.md, "Sia's repeated late rounds: the cause
+// (thirteenth pass)").
 std::vector<double> running_fill(const SiaIlpProblem& problem, const std::vector<Group>& groups,
                                  const std::vector<Column>& columns, const std::vector<double>& cost) {
   std::vector<double> x(columns.size(), 0.0);

@@ -38,7 +38,7 @@ bool before_by_gain(const Bid& a, const Bid& b) {
 
 // The auction: the bids in the order above after the leased jobs, given to
 // priority_pass. This runs at every lease end, millions of times on a long
-// queue (docs/PERFORMANCE.md), and the pass chooses a job only when its GPUs
+// queue (docs/PERFORMANCE_HISTORY.md), and the pass chooses a job only when its GPUs
 // fit in the count left: so queued jobs wider than the count are left out,
 // the order is made only as far as the pass can choose (two heaps popped
 // one bid at a time), and of the bids after that only the running ones are
@@ -192,7 +192,7 @@ std::vector<Decision> ThemisPolicy::decide(const SchedulerInput& input) {
   // A queued job wider than the GPUs left after the leased jobs is never
   // chosen; when none fits, the pass chooses only running jobs, which keep
   // their GPUs, and decides nothing: no bid is needed (on a long queue of
-  // wide jobs, most lease ends; docs/PERFORMANCE.md).
+  // wide jobs, most lease ends; docs/PERFORMANCE_HISTORY.md).
   std::vector<Decision> out;
   if (!input.queued.empty() && any_fits) {
     std::vector<Bid> bids;

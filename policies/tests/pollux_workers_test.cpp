@@ -17,8 +17,8 @@ namespace {
 TEST(PolluxWorkers, SearchesOfEightJobsOrMoreBreedOnTwoLanesByDefault) {
   // With a free second core the lanes gain from 8 jobs up: the first 3,000
   // jobs of the heavy trace at load 0.8, whose searches are all under 64
-  // jobs, ran in 22 % less wall (docs/PERFORMANCE.md, "Pollux on the heavy
-  // trace at load 0.8 (thirteenth pass)"); where the second core is busy
+  // jobs, ran in 22 % less wall (docs/PERFORMANCE_HISTORY.md, "Pollux on the
+  // heavy trace at load 0.8 (thirteenth pass)"); where the second core is busy
   // the back-off keeps the cost small.
   EXPECT_EQ(PolluxParams{}.search_threads, 2);
   EXPECT_EQ(PolluxParams{}.search_threads_min_jobs, 8);

@@ -109,8 +109,8 @@ const std::vector<double>& FluidStretchSolver::solve(std::span<const FluidRing> 
   // What does not change from round to round is taken once: with some 150
   // rings of 20 contending links each, 28 rounds a solve, the divisions of
   // the bounds below, each taken twice a round, were most of a Gandiva
-  // slice's solve (docs/PERFORMANCE.md, "Gandiva's slices made cheaper
-  // (twelfth pass)").
+  // slice's solve (docs/PERFORMANCE_HISTORY.md, "Gandiva's slices made
+  // cheaper (twelfth pass)").
   fit_limit_.resize(links);
   inv_capacity_.resize(links);
   for (std::size_t l = 0; l < links; ++l) {

@@ -76,7 +76,7 @@ std::vector<double> fluid_allreduce_stretch(const std::vector<FluidRing>& rings,
 // The same fixed point, keeping its working vectors from one solve to the
 // next: FluidRings::settle solves at every instant a ring starts or stops,
 // and allocating them each time was a good part of its cost
-// (docs/PERFORMANCE.md, "Ring starts and stops (tenth pass)").
+// (docs/PERFORMANCE_HISTORY.md, "Ring starts and stops (tenth pass)").
 class FluidStretchSolver {
  public:
   // As fluid_allreduce_stretch; the result is valid until the next solve.

@@ -147,8 +147,8 @@ void FluidRings::speed_changed(JobIndex job, double now) {
 // or one a stopped ring shared a contending link with, are solved again: every other
 // ring keeps its stretch (RingLinkUsers::take_changed). On 10,000 GPUs
 // re-solving every ring on a shared link at each settle was the top symbol
-// of a sia replay (docs/PERFORMANCE.md, "Fluid rings: settle only what
-// changed"). A ring's slowest-rank compute is priced only when it goes to
+// of a sia replay (docs/PERFORMANCE_HISTORY.md, "Fluid rings: settle only
+// what changed"). A ring's slowest-rank compute is priced only when it goes to
 // the model, and kept until its co-tenants change.
 void FluidRings::settle(double now) {
   if (!link_users_.any_changed()) return;

@@ -2,7 +2,7 @@
 // Which fluid rings cross which links, with what load, kept up to date as
 // rings start and stop, and which rings changed since the last settle, so
 // that FluidRings::settle re-solves only the rings connected to a change
-// (docs/PERFORMANCE.md, "Fluid rings: settle only what changed").
+// (docs/PERFORMANCE_HISTORY.md, "Fluid rings: settle only what changed").
 //
 // In the fluid model (fluid_contention.hpp) a ring's stretch follows only
 // from the rings on the links it shares, so rings linked to one another
@@ -81,8 +81,8 @@ class RingLinkUsers {
       // nor stretched by it, and still are not (its load only went down):
       // their components did not change through it, so they are not
       // brought back (a stop brought back every ring on its rack and spine
-      // links, most of which fit; docs/PERFORMANCE.md, "Fluid settle at 1M
-      // under pollux (eleventh pass)").
+      // links, most of which fit; docs/PERFORMANCE_HISTORY.md, "Fluid settle
+      // at 1M under pollux (eleventh pass)").
       if (!users.empty() && (e->contends || e->added)) left_links_.push_back(e);
       // An emptied link keeps its (empty) entry: time slicing takes and
       // gives back the same links every slice, and erasing and re-making

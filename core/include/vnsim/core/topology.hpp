@@ -22,8 +22,8 @@ struct PathInfo {
 // What a path costs a transfer, without its links' names: path()'s
 // bottleneck and latency, bit for bit (the same links, summed in the same
 // order), with no allocation. The ring all-reduce price asks for it at every
-// ring start and every change of a ring's speed (docs/PERFORMANCE.md, "Ring
-// starts and stops (tenth pass)").
+// ring start and every change of a ring's speed (docs/PERFORMANCE_HISTORY.md,
+// "Ring starts and stops (tenth pass)").
 struct PathCost {
   double bottleneck_Bps = 0;
   double latency_s = 0;

@@ -118,7 +118,7 @@ class GavelPolicy : public Policy {
     double isolated_cum_s = 0;  // FTF: time the done steps would take at the isolated share
     // The job's throughput row for `row_allowed`, computed once: every call
     // needs it for every active job, and looking it up by model name cost
-    // more than the round itself on long queues (docs/PERFORMANCE.md).
+    // more than the round itself on long queues (docs/PERFORMANCE_HISTORY.md).
     std::vector<double> row;
     GpuTypeMask row_allowed = 0;
     int planned_type = -1;       // as in planned_, for fill() to look up per job

@@ -59,7 +59,7 @@ class FreeGpus {
   // What this call changed, one entry per GPU, node and rack, made at the
   // first change (a call that changes nothing allocates nothing): arrays of
   // bytes and ints cost a memset, where hash maps built and freed at every
-  // call were a tenth of a time-slicing policy's CPU (docs/PERFORMANCE.md).
+  // call were a tenth of a time-slicing policy's CPU (docs/PERFORMANCE_HISTORY.md).
   std::vector<signed char> changed_;              // per GPU: -1 not changed, else free (1) or not (0) now
   std::vector<int> node_delta_;                   // per node: free GPUs gained minus taken
   std::vector<int> rack_delta_;                   // per rack: multi-node jobs taken minus released

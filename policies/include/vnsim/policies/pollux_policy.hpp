@@ -110,7 +110,7 @@ struct PolluxParams {
   // Searches of fewer jobs breed on one thread: below this the hand-off
   // between threads costs more than a child. With a free second core,
   // searches of 8 to 63 jobs gain from the second lane too
-  // (docs/PERFORMANCE.md, "Pollux on the heavy trace at load 0.8
+  // (docs/PERFORMANCE_HISTORY.md, "Pollux on the heavy trace at load 0.8
   // (thirteenth pass)").
   int search_threads_min_jobs = 8;
 };

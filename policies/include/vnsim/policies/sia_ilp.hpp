@@ -55,7 +55,8 @@ struct SiaIlpProblem {
   // (depth-first, at most this many nodes) for an allocation cheaper than
   // the start by 1e-6; when there is none, CBC would return the start, and
   // the round returns it (policies/src/sia_start_search.hpp). 0: CBC. Off by
-  // default: on the measured traces it saved no CPU (docs/PERFORMANCE.md).
+  // default: on the measured traces it saved no CPU (docs/PERFORMANCE_HISTORY.md,
+  // "Sia's late rounds on two GPU types (eleventh pass)").
   long max_search_nodes = 0;
   // true (with max_search_nodes > 0): CBC rounds on two types take the
   // search's cheapest allocation (the first of equal ones in its order)

@@ -33,8 +33,8 @@ struct ThemisParams {
   // time_per_iteration = 360 s, finish-time fairness included; Sia, SOSP'23,
   // compares against Themis run in 360-s rounds). Off: each lease ends
   // lease_s after it began, so N running jobs hold N auctions per lease
-  // period (docs/PERFORMANCE.md, "Themis and Optimus on the 10k heavy
-  // trace").
+  // period (docs/PERFORMANCE_HISTORY.md, "Ring engines: fluid rings by
+  // default (issue 21)", "Themis and Optimus on the 10k heavy trace").
   bool aligned_leases = true;
   std::string placement = "consolidated";
   std::uint64_t seed = 0;
@@ -53,14 +53,14 @@ class ThemisPolicy : public Policy {
   static double rho(double elapsed_s, double remaining_s, double alone_s, int gpus, int cluster_gpus,
                     int contention);
   // Bids put in auction order so far: only as many as the GPUs left to give
-  // can take, not the whole queue (docs/PERFORMANCE.md).
+  // can take, not the whole queue (docs/PERFORMANCE_HISTORY.md).
   std::size_t ranked_bids() const { return ranked_bids_; }
   // Calls that held an auction: none when no queued job fits the GPUs the
-  // leased jobs leave (docs/PERFORMANCE.md).
+  // leased jobs leave (docs/PERFORMANCE_HISTORY.md).
   std::size_t auctions() const { return auctions_; }
   // rho() evaluations: one per bid, and one more (rho after waiting a
   // lease) only for the first round's bids the GPUs left can take
-  // (docs/PERFORMANCE.md).
+  // (docs/PERFORMANCE_HISTORY.md).
   std::size_t rho_evaluations() const { return rho_evaluations_; }
 
  private:

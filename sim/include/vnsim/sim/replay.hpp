@@ -64,8 +64,8 @@ struct ReplayOptions {
   // while it shares a link (NIC, uplink) with another running job lasts at
   // most contended_macro_s of idle-network time (at least one iteration),
   // whatever M is; alone on its links a ring is exact for any k. 0 = single
-  // iterations while contended. See docs/PERFORMANCE.md, "Contended
-  // macro-iterations".
+  // iterations while contended. See docs/PERFORMANCE_HISTORY.md,
+  // "Per-iteration while contended; default M = 100 (issue 4)".
   bool shorten_macro_when_contended = true;
   double contended_macro_s = 0;
   // How multi-node data-parallel ring jobs are timed (docs/PERFORMANCE.md,
