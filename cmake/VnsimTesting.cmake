@@ -24,9 +24,8 @@ endfunction()
 
 # The one source that knows where tests/clusters/ is. Absolute paths stay out
 # of every other test's compile line, so ccache (scripts/build) hits across
-# clones at different paths (docs/CONTRIBUTING.md, "Build cache").
-function(vnsim_add_test_clusters_library)
-  add_library(vnsim_test_clusters STATIC ${PROJECT_SOURCE_DIR}/tests/support/test_clusters.cpp)
-  target_link_libraries(vnsim_test_clusters PUBLIC vnsim_core)
-  target_compile_definitions(vnsim_test_clusters PRIVATE VNSIM_TEST_CLUSTERS="${PROJECT_SOURCE_DIR}/tests/clusters")
-endfunction()
+# clones at different paths (docs/CONTRIBUTING.md, "Build cache"). vnsim_core
+# is defined later; CMake resolves target names when it generates.
+add_library(vnsim_test_clusters STATIC ${PROJECT_SOURCE_DIR}/tests/support/test_clusters.cpp)
+target_link_libraries(vnsim_test_clusters PUBLIC vnsim_core)
+target_compile_definitions(vnsim_test_clusters PRIVATE VNSIM_TEST_CLUSTERS="${PROJECT_SOURCE_DIR}/tests/clusters")

@@ -189,9 +189,9 @@ TEST_F(CliContract, SigintAndSigtermEndAReplayCleanly) {
     const pid_t pid = start(args);
     // Interrupted once it simulates: the load note is the last line before
     // the replay starts. A fixed sleep raced with it under the sanitizers.
-    EXPECT_TRUE(wait_until([&] {
-      return slurp(dir_ / "bg_err.txt").find("\nnote: the trace offers the cluster ") != std::string::npos;
-    })) << slurp(dir_ / "bg_err.txt");
+    const std::string load_note = "\nnote: the trace offers the cluster ";
+    EXPECT_TRUE(wait_until([&] { return slurp(dir_ / "bg_err.txt").find(load_note) != std::string::npos; }))
+        << slurp(dir_ / "bg_err.txt");
     ::kill(pid, signo);
     EXPECT_EQ(wait_exit(pid), 128 + signo);
     const std::string message = slurp(dir_ / "bg_err.txt");
@@ -203,7 +203,7 @@ TEST_F(CliContract, SigintAndSigtermEndAReplayCleanly) {
     // One line besides the up-front notes: the actor engine's cost, and the
     // load (4,000 synthetic jobs ask about 4 times what the testbed can do).
     EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 3) << message;
-    EXPECT_NE(message.find("\nnote: the trace offers the cluster "), std::string::npos) << message;
+    EXPECT_NE(message.find(load_note), std::string::npos) << message;
     EXPECT_EQ(message.rfind("note: --actor-rings", 0), 0u) << message;
     EXPECT_FALSE(fs::exists(dir_ / "D"));
     EXPECT_FALSE(fs::exists(dir_ / (".D.partial-" + std::to_string(pid))));
