@@ -7,7 +7,7 @@ Usage (from the repository root, after building vnexec and vnsim):
       --out DIR [--repeat 5] [--build build] [--workers 2] [--time-scale 1] \
       [--models cifar10,ncf,imagenet] [--calibrate-repetitions 15] [--pin] \
       [--backend cpu|cuda] [--gradient-fraction F] [--compute-scale FLOPS] [--realtime PRIO] \
-      [--policy-param POLICY:key=value]... [--load-threshold L] [--revalidate]
+      [--policy-param POLICY:key=value]... [--load-threshold L] [--runs-only | --revalidate]
 
 Each repetition r writes DIR/rep<r>/{cal,runs/<policy>,validation.json}: it
 calibrates the testbed (`vnexec calibrate`), runs the trace under every
@@ -31,6 +31,12 @@ steps' noise floor, and per step from the calibration's links), mean JCT
 error (|predicted - measured| / measured),
 per-job JCT error p90, and Kendall's tau-b of the policy ranking. A table is
 printed (docs/VALIDATION.md, "Errors with their spread").
+
+--runs-only calibrates and runs every repetition but validates none, so
+that only vnexec is needed: for a testbed without the simulator (a GPU
+machine given a bundle of vnexec and Open MPI, scripts/bundle_runtime).
+repeat_summary.json then holds the settings and each repetition's loads;
+copy DIR to a machine with vnsim and run --revalidate there.
 
 --revalidate runs nothing new: it validates the repetitions already in DIR
 again with the current `vnsim validate` (both ways) and rewrites
@@ -159,7 +165,7 @@ def one_repetition(a, rep_dir, policy_params):
             args += ["--policy-param", kv]
         loads[policy] = run_logged(mpirun(args, ranks, vnexec, a.pin), os.path.join(rep_dir, f"run_{policy}.log"))
         shutil.rmtree(os.path.join(run, "checkpoints"), ignore_errors=True)
-    rep = validate_repetition(a, rep_dir)
+    rep = {"policies": {}, "kendall_tau_b": None} if a.runs_only else validate_repetition(a, rep_dir)
     rep.update({"loads": loads, "realtime_priority": realtime_priority})
     return rep
 
@@ -224,6 +230,8 @@ def main():
     p.add_argument("--revalidate", action="store_true",
                    help="run nothing: validate the repetitions already in --out again (after a change to "
                         "vnsim validate) and rewrite repeat_summary.json, keeping their recorded loads")
+    p.add_argument("--runs-only", action="store_true",
+                   help="calibrate and run only (no vnsim needed); validate later with --revalidate")
     p.add_argument("--load-threshold", type=float, default=None,
                    help="a run is loaded when the 1-minute load average exceeded it (default: the run's own "
                         "ranks, workers + 1, plus 1)")
@@ -236,6 +244,8 @@ def main():
         # otherwise idle machine; more than one runnable task beyond them is
         # other work competing for the cores.
         a.load_threshold = a.workers + 2.0
+    if a.runs_only and a.revalidate:
+        p.error("--runs-only and --revalidate exclude each other")
     if a.repeat < 1:
         fail("--repeat must be >= 1")
     if a.pin and a.workers > (os.cpu_count() or 1):
@@ -258,18 +268,26 @@ def main():
             fail(f"--policy-param: expected POLICY:key=value, got '{item}'")
         policy, kv = item.split(":", 1)
         policy_params.setdefault(policy, []).append(kv)
-    for tool in ("vnexec", "vnsim"):
+    # --runs-only needs only the executor, --revalidate only the simulator.
+    tools = ["vnexec"] if a.runs_only else ["vnsim"] if a.revalidate else ["vnexec", "vnsim"]
+    for tool in tools:
         if not os.path.exists(os.path.join(a.build, tool)):
             fail(f"{a.build}/{tool} not found (build it, or give --build)")
 
     recorded = []
+    settings = {k: v for k, v in vars(a).items()}
     if a.revalidate:
         path = os.path.join(a.out, "repeat_summary.json")
         if not os.path.exists(path):
             fail(f"--revalidate: {path} not found (no earlier repetitions to validate again)")
         with open(path, encoding="utf-8") as f:
-            recorded = json.load(f)["repetitions"]
+            earlier = json.load(f)
+        recorded = earlier["repetitions"]
         a.repeat = len(recorded)
+        # The runs were made with the recorded settings (backend, scale,
+        # workers, maybe on another machine); only the validation is new.
+        settings = dict(earlier["settings"], revalidate=True, runs_only=False, build=a.build,
+                        load_threshold=a.load_threshold)
     reps = []
     for r in range(1, a.repeat + 1):
         rep_dir = os.path.join(a.out, f"rep{r}")
@@ -295,16 +313,25 @@ def main():
         print(f"repetition {r}/{a.repeat}: {rep['wall_s']:.0f} s, loaded: {rep['loaded']}, "
               f"real-time priority: {rep['realtime_priority']}", flush=True)
 
-    summary = {"settings": {k: v for k, v in vars(a).items()}, "repetitions": reps, "policies": {}}
+    summary = {"settings": settings, "repetitions": reps, "policies": {}}
     # Real-time throttling: each core running real-time workers is stalled
     # for (period - runtime) of every period (50 ms of each second by
     # default), which a run's job completion times include.
     for knob in ("sched_rt_runtime_us", "sched_rt_period_us"):
+        if a.revalidate and knob in settings:
+            continue  # the machine the runs were made on, not this one
         try:
             with open(f"/proc/sys/kernel/{knob}", encoding="ascii") as f:
                 summary["settings"][knob] = int(f.read().strip())
         except OSError:
             summary["settings"][knob] = None
+    if a.runs_only:
+        os.makedirs(a.out, exist_ok=True)
+        with open(os.path.join(a.out, "repeat_summary.json"), "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=2)
+            f.write("\n")
+        print(f"runs only: validate them with --revalidate --out {a.out} where vnsim is built")
+        return
     for policy in a.policies:
         entry = {}
         for key, _ in METRICS:
