@@ -130,6 +130,70 @@ TEST_F(ValidateCli, TwoPoliciesOnTheCpuTestbedGiveErrorStatisticsAndARanking) {
   EXPECT_TRUE(calibrated["transport"]["probe_ring"].is_object());
 }
 
+// vnexec run --vc-quotas: x1 and x2 of VC x (quota 1 GPU) run one after the
+// other while y1 of VC y (quota 2) starts at once on the 3-worker testbed,
+// where plain fifo would start all three together. The run keeps the quotas
+// it used, and `vnsim validate` predicts it within the same quotas: x2's
+// predicted JCT includes its wait for x1, so it exceeds x1's (alone, x2's
+// 20 steps would end before x1's 30).
+TEST_F(ValidateCli, VcQuotasHoldOnTheTestbedAndInItsPrediction) {
+  std::ofstream(dir_ / "vc_trace.jsonl")
+      << R"({"id": "x1", "submit_s": 0, "gpus": 1, "vc": "x", "model": "cifar10", "global_batch": 32, "iterations": 30}
+{"id": "x2", "submit_s": 0.01, "gpus": 1, "vc": "x", "model": "cifar10", "global_batch": 32, "iterations": 20}
+{"id": "y1", "submit_s": 0.02, "gpus": 1, "vc": "y", "model": "cifar10", "global_batch": 32, "iterations": 20}
+)";
+  std::ofstream(dir_ / "quotas.csv") << "vc,gpus\nx,1\ny,2\n";
+  ASSERT_EQ(vnexec("calibrate --models cifar10 --repetitions 2 --compute-scale 2e8 --out " +
+                   (dir_ / "cal").string()),
+            0)
+      << slurp(dir_ / "vnexec.txt");
+  const std::string run = (dir_ / "runs" / "fifo").string();
+  const std::string inputs = "run --trace " + (dir_ / "vc_trace.jsonl").string() + " --cluster " +
+                             (dir_ / "cal" / "cluster.json").string() + " --profile " +
+                             (dir_ / "cal" / "models.json").string() + " --compute-scale 2e8 --policy fifo";
+  // Quotas and noise profiles do not combine (as in vnsim replay), nor borrowing without quotas.
+  EXPECT_EQ(vnexec(inputs + " --vc-quotas " + (dir_ / "quotas.csv").string() + " --noise " +
+                   (dir_ / "cal" / "noise.json").string() + " --out " + run),
+            2);
+  EXPECT_EQ(vnexec(inputs + " --vc-borrow on --out " + run), 2);
+  ASSERT_EQ(vnexec(inputs + " --vc-quotas " + (dir_ / "quotas.csv").string() + " --out " + run), 0)
+      << slurp(dir_ / "vnexec.txt");
+  EXPECT_EQ(slurp(dir_ / "runs" / "fifo" / "vc_quotas.csv"), "vc,gpus\nx,1\ny,2\n");
+  const auto config = nlohmann::json::parse(slurp(dir_ / "runs" / "fifo" / "run_config.json"));
+  EXPECT_EQ(config["vc_quotas"], "vc_quotas.csv");
+  EXPECT_EQ(config["vc_borrow"], false);
+
+  // Measured: jobs.csv's starting_time and finish_time (columns 4 and 5).
+  std::map<std::string, std::pair<double, double>> measured;
+  {
+    std::istringstream csv(slurp(dir_ / "runs" / "fifo" / "jobs.csv"));
+    std::string line;
+    std::getline(csv, line);
+    while (std::getline(csv, line)) {
+      std::vector<std::string> cells;
+      std::istringstream row(line);
+      for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+      ASSERT_GE(cells.size(), 5u) << line;
+      measured[cells[0]] = {std::stod(cells[3]), std::stod(cells[4])};
+    }
+  }
+  ASSERT_EQ(measured.size(), 3u);
+  EXPECT_GE(measured["x2"].first, measured["x1"].second);  // x waits at its quota
+  EXPECT_LT(measured["y1"].first, measured["x1"].second);  // y does not wait for x
+
+  ASSERT_EQ(vnsim("validate --run " + run + " --out " + (dir_ / "vc.json").string()), 0) << out() << err();
+  std::map<std::string, double> predicted;
+  {
+    std::istringstream csv(slurp(dir_ / "vc.json.runs" / "fifo" / "validation_jobs.csv"));
+    std::string line;
+    std::getline(csv, line);
+    while (std::getline(csv, line))
+      predicted[line.substr(0, line.find(','))] = std::stod(line.substr(line.find(',') + 1));
+  }
+  ASSERT_EQ(predicted.size(), 3u);
+  EXPECT_GT(predicted["x2"], predicted["x1"]);
+}
+
 // The 1-minute load average (/proc/loadavg; -1 when unreadable).
 double load_average() {
   std::ifstream in("/proc/loadavg");

@@ -169,18 +169,10 @@ PolicyParams take_policy_params(const std::vector<std::string>& argv, std::vecto
   return params;
 }
 
-// --vc-quotas FILE|trace (docs/POLICIES.md, "Virtual-cluster quotas").
-VcQuotas vc_quotas_from(const std::string& source, const std::vector<JobSpec>& jobs, int total_gpus) {
-  VcQuotas quotas = source == "trace" ? derive_vc_quotas(jobs, total_gpus) : read_vc_quotas(source);
-  check_vc_quotas(quotas, jobs, total_gpus);
-  return quotas;
-}
-
 // The quotas the run used (derived ones included), in the quota file format.
 void write_vc_quotas(const std::filesystem::path& path, const VcQuotas& quotas) {
   std::ofstream f(path);
-  f << "vc,gpus\n";
-  for (const auto& [vc, gpus] : quotas.gpus) f << vc << ',' << gpus << '\n';
+  f << vc_quotas_csv(quotas);
   if (!f) throw InputError(path.string() + ": cannot write");
 }
 
@@ -299,7 +291,7 @@ int run_replay_command(const std::vector<std::string>& all_argv) {
     throw InputError("--vc-borrow: expected on or off, got '" + borrow + "'");
   std::optional<VcQuotas> quotas;
   if (auto source = args.get("--vc-quotas")) {
-    quotas = vc_quotas_from(*source, loaded.jobs, cluster.gpu_count());
+    quotas = vc_quotas_from_source(*source, loaded.jobs, cluster.gpu_count());
     policy = make_vc_quota_policy(
         policy_name,
         [&policy_name, &policy_params, seed] { return make_policy(policy_name, policy_params, seed); },

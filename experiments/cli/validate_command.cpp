@@ -33,6 +33,7 @@
 #include "vnsim/core/text_file.hpp"
 #include "vnsim/core/topology.hpp"
 #include "vnsim/policies/policy.hpp"
+#include "vnsim/policies/vc_quota_policy.hpp"
 #include "vnsim/real_exec/ranking.hpp"
 #include "vnsim/real_exec/transport_probe.hpp"
 #include "vnsim/real_exec/validation.hpp"
@@ -136,6 +137,17 @@ ValidatedRun validate_run(const fs::path& run, int skip_first, bool use_probe) {
     params = config["policy_params"].get<PolicyParams>();
   }
   std::unique_ptr<Policy> policy = make_policy(text("policy"), params);
+  // A run scheduled within VC quotas (vnexec run --vc-quotas) is predicted
+  // within the same ones, from the file the run wrote.
+  if (config.contains("vc_quotas")) {
+    const VcQuotas quotas =
+        vc_quotas_from_source((run / text("vc_quotas")).string(), jobs, cluster.gpu_count());
+    const bool borrow =
+        config.contains("vc_borrow") && config["vc_borrow"].is_boolean() && config["vc_borrow"].get<bool>();
+    const std::string name = text("policy");
+    policy = make_vc_quota_policy(
+        name, [name, params] { return make_policy(name, params); }, quotas, borrow);
+  }
   // The executor's measured gradient noise (vnexec run --noise): the same
   // profiles for the policy and for the work left after a batch change.
   std::optional<NoiseScaleCatalog> noise;

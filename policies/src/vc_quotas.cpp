@@ -130,4 +130,16 @@ std::unique_ptr<Policy> make_vc_quota_policy(const std::string& policy_name,
   return std::make_unique<VcQuotaPolicy>(policy_name, std::move(factory), std::move(quotas), borrowing);
 }
 
+VcQuotas vc_quotas_from_source(const std::string& source, const std::vector<JobSpec>& jobs, int total_gpus) {
+  VcQuotas quotas = source == "trace" ? derive_vc_quotas(jobs, total_gpus) : read_vc_quotas(source);
+  check_vc_quotas(quotas, jobs, total_gpus);
+  return quotas;
+}
+
+std::string vc_quotas_csv(const VcQuotas& quotas) {
+  std::string out = "vc,gpus\n";
+  for (const auto& [vc, gpus] : quotas.gpus) out += vc + ',' + std::to_string(gpus) + '\n';
+  return out;
+}
+
 }  // namespace vnsim

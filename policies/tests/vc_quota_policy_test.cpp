@@ -297,5 +297,22 @@ TEST(VcQuotas, FileIsReadAndBadLinesNameFileAndLine) {
   std::filesystem::remove_all(dir);
 }
 
+// What a run writes as vc_quotas.csv reads back as the same quotas, and
+// --vc-quotas SOURCE derives ("trace") or reads them, checked either way.
+TEST(VcQuotas, TheirCsvReadsBackAndASourceIsDerivedOrRead) {
+  std::vector<JobSpec> jobs(2);
+  jobs[0].vc = "a", jobs[0].gpus = 2, jobs[0].trace_duration_s = 100;
+  jobs[1].vc = "b", jobs[1].gpus = 1, jobs[1].trace_duration_s = 100;
+  const VcQuotas derived = vc_quotas_from_source("trace", jobs, 6);
+  EXPECT_EQ(derived.gpus, derive_vc_quotas(jobs, 6).gpus);
+  const std::string csv = vc_quotas_csv(derived);
+  EXPECT_EQ(csv.substr(0, 8), "vc,gpus\n");
+  const auto path = std::filesystem::temp_directory_path() / ("vnsim-vcq-csv-" + std::to_string(::getpid()));
+  std::ofstream(path) << csv;
+  EXPECT_EQ(vc_quotas_from_source(path.string(), jobs, 6).gpus, derived.gpus);
+  EXPECT_THROW(vc_quotas_from_source(path.string(), jobs, 5), InputError);  // 6 quota GPUs > 5
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace vnsim

@@ -39,7 +39,7 @@ const char* usage() {
          "             [--profile MODELS.json] [--noise NOISE.json] [--policy NAME] [--policy-param "
          "key=value]...\n"
          "             [--time-scale S] [--checkpoint-every K] [--inject-failure JOB_ID:STEP]...\n"
-         "             [--probe-repetitions R]\n"
+         "             [--probe-repetitions R] [--vc-quotas FILE|trace [--vc-borrow on|off]]\n"
          "             [--backend cpu|cuda] [--compute-scale FLOPS] [--gradient-fraction F] [--realtime "
          "PRIO]\n"
          "  vnexec run --resume RUN_DIR   (continue a run whose MPI job died, from its checkpoints)\n"
@@ -57,10 +57,11 @@ Options parse_options(const std::vector<std::string>& argv) {
     throw InputError("unknown command '" + o.command + "' (run or calibrate)");
   const std::set<std::string> common = {"--backend", "--compute-scale", "--gradient-fraction", "--out",
                                         "--realtime"};
-  const std::set<std::string> run = {"--trace",      "--cluster",          "--profile",
-                                     "--noise",      "--policy",           "--policy-param",
-                                     "--time-scale", "--checkpoint-every", "--inject-failure",
-                                     "--resume",     "--probe-repetitions"};
+  const std::set<std::string> run = {
+      "--trace",          "--cluster",      "--profile",           "--noise",
+      "--policy",         "--policy-param", "--time-scale",        "--checkpoint-every",
+      "--inject-failure", "--resume",       "--probe-repetitions", "--vc-quotas",
+      "--vc-borrow"};
   const std::set<std::string> calibrate = {"--models", "--repetitions"};
   std::set<std::string> seen;
   for (std::size_t i = 1; i < argv.size(); ++i) {
@@ -93,6 +94,11 @@ Options parse_options(const std::vector<std::string>& argv) {
       o.profile = v;
     } else if (flag == "--noise") {
       o.noise = v;
+    } else if (flag == "--vc-quotas") {
+      o.vc_quotas = v;
+    } else if (flag == "--vc-borrow") {
+      if (v != "on" && v != "off") throw InputError("--vc-borrow: expected on or off, got '" + v + "'");
+      o.vc_borrow = v == "on";
     } else if (flag == "--policy") {
       o.policy = v;
     } else if (flag == "--policy-param") {
@@ -132,6 +138,11 @@ Options parse_options(const std::vector<std::string>& argv) {
   if (o.out.empty()) throw InputError("vnexec " + o.command + ": --out is required");
   if (o.command == "run" && (o.trace.empty() || o.cluster.empty()))
     throw InputError("vnexec run: --trace and --cluster are required");
+  if (seen.count("--vc-borrow") && o.vc_quotas.empty())
+    throw InputError("--vc-borrow needs --vc-quotas FILE|trace");
+  // As in vnsim replay: the quota wrapper gives its VCs' policies no noise profiles.
+  if (!o.vc_quotas.empty() && !o.noise.empty())
+    throw InputError("--noise cannot be combined with --vc-quotas");
   if (o.command == "calibrate" && o.models.empty())
     throw InputError("vnexec calibrate: --models is required");
   return o;

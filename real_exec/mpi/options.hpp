@@ -21,6 +21,10 @@ struct Options {
   std::string trace, cluster, profile, policy = "fifo";
   std::string noise;  // gradient noise profiles (vnexec calibrate's noise.json); empty = built-in
   PolicyParams policy_params;
+  // --vc-quotas FILE|trace: each VC's jobs scheduled within its GPU quota
+  // (docs/POLICIES.md, "Virtual-cluster quotas"); empty = none.
+  std::string vc_quotas;
+  bool vc_borrow = false;  // --vc-borrow on|off
   double time_scale = 1.0;
   long long checkpoint_every = 0;
   std::map<std::string, long long> inject_failure;

@@ -24,6 +24,10 @@ void load_resume_settings(Options& o) {
     o.cluster = fs::exists(run / cluster) ? (run / cluster).string() : cluster;
     if (cfg.contains("profile")) o.profile = (run / cfg.at("profile").get<std::string>()).string();
     if (cfg.contains("noise")) o.noise = (run / cfg.at("noise").get<std::string>()).string();
+    if (cfg.contains("vc_quotas")) {
+      o.vc_quotas = (run / cfg.at("vc_quotas").get<std::string>()).string();
+      o.vc_borrow = cfg.at("vc_borrow").get<bool>();
+    }
     o.policy = cfg.at("policy").get<std::string>();
     o.policy_params = cfg.at("policy_params").get<PolicyParams>();
     o.backend = cfg.at("backend").get<std::string>();

@@ -24,6 +24,7 @@
 #include "vnsim/core/gpu_catalog.hpp"
 #include "vnsim/core/staged_file.hpp"
 #include "vnsim/core/text_file.hpp"
+#include "vnsim/policies/vc_quota_policy.hpp"
 #include "vnsim/real_exec/controller.hpp"
 #include "vnsim/real_exec/resume.hpp"
 #include "vnsim/real_exec/transport_probe.hpp"
@@ -85,6 +86,11 @@ int run_command(const Options& options, int world_rank, int world_size) {
       o.noise.empty()
           ? std::nullopt
           : std::optional<NoiseScaleCatalog>(NoiseScaleCatalog::parse(read_text_file(o.noise), o.noise));
+  // Every rank checks the quotas too; only the controller uses them.
+  const std::optional<VcQuotas> quotas =
+      o.vc_quotas.empty()
+          ? std::nullopt
+          : std::optional<VcQuotas>(vc_quotas_from_source(o.vc_quotas, jobs, cluster.gpu_count()));
   std::unique_ptr<Backend> backend = make_backend(o.backend);
   const fs::path out = o.out;
   const fs::path checkpoints = out / "checkpoints";
@@ -167,6 +173,15 @@ int run_command(const Options& options, int world_rank, int world_size) {
     }
     cfg["policy"] = o.policy;
     cfg["policy_params"] = o.policy_params;
+    if (quotas) {
+      // The quotas the run used, derived ones included, so that `vnsim
+      // validate` and --resume schedule each VC within the same quota.
+      StagedFile csv(out / "vc_quotas.csv");
+      std::ofstream(csv.path()) << vc_quotas_csv(*quotas);
+      csv.commit();
+      cfg["vc_quotas"] = "vc_quotas.csv";
+      cfg["vc_borrow"] = o.vc_borrow;
+    }
     cfg["backend"] = o.backend;
     cfg["workers"] = workers;
     cfg["compute_scale"] = o.scale.flops_per_reference_second;
@@ -189,7 +204,10 @@ int run_command(const Options& options, int world_rank, int world_size) {
     receive_probe(probe.start);
   }
 
-  std::unique_ptr<Policy> policy = make_policy(o.policy, o.policy_params);
+  std::unique_ptr<Policy> policy =
+      quotas ? make_vc_quota_policy(
+                   o.policy, [&o] { return make_policy(o.policy, o.policy_params); }, *quotas, o.vc_borrow)
+             : make_policy(o.policy, o.policy_params);
   if (noise) policy->use_noise_profiles(*noise);
   // The run's clock (the trace's submit times) starts now, when jobs can
   // start: after the inputs, the run folder and the transport probe.

@@ -52,6 +52,15 @@ VcQuotas derive_vc_quotas(const std::vector<JobSpec>& jobs, int total_gpus);
 // than the cluster's GPUs.
 void check_vc_quotas(const VcQuotas& quotas, const std::vector<JobSpec>& jobs, int total_gpus);
 
+// The quotas of `--vc-quotas SOURCE` (vnsim replay, vnexec run): "trace"
+// derives them from the jobs (derive_vc_quotas), anything else is a quota
+// file (read_vc_quotas); either way checked against the jobs and cluster.
+VcQuotas vc_quotas_from_source(const std::string& source, const std::vector<JobSpec>& jobs, int total_gpus);
+
+// The quotas in the quota file format (`vc,gpus`), as read_vc_quotas reads
+// them back: what a run writes as vc_quotas.csv, derived quotas included.
+std::string vc_quotas_csv(const VcQuotas& quotas);
+
 // Policies that compose with quotas (non-elastic, whole-job starts).
 bool policy_supports_vc_quotas(const std::string& policy_name);
 
