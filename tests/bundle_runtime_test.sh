@@ -4,15 +4,8 @@
 # unpacked elsewhere and sourced, its own mpirun starts its own vnexec, which
 # loads its MPI library from the bundle, and a CPU calibration runs.
 # Usage: bundle_runtime_test.sh SOURCE_DIR BUILD_DIR
-set -u
-root=$1
-build=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+# shellcheck source=tests/lib/script_test.sh
+source "$(dirname "$0")/lib/script_test.sh"
 "$root/scripts/bundle_runtime" --build "$build" --exec-only --fast --out "$tmp/rt.tar.xz" >"$tmp/bundle.log" 2>&1 ||
   fail "bundle_runtime exited $?: $(tail -5 "$tmp/bundle.log")"
 tar -tJf "$tmp/rt.tar.xz" >"$tmp/list.txt" || fail "the bundle is not a readable tar.xz"

@@ -5,15 +5,8 @@
 # with vnsim, keeping the settings they were made with. The two flags
 # together are a usage error.
 # Usage: validate_repeat_split_test.sh SOURCE_DIR BUILD_DIR
-set -u
-root=$1
-build=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+# shellcheck source=tests/lib/script_test.sh
+source "$(dirname "$0")/lib/script_test.sh"
 script=$root/scripts/validate_repeat.py
 mkdir "$tmp/exec_only" && ln -s "$build/vnexec" "$tmp/exec_only/vnexec"
 cat >"$tmp/trace.jsonl" <<'EOF'
