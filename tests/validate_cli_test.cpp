@@ -192,6 +192,11 @@ TEST_F(ValidateCli, VcQuotasHoldOnTheTestbedAndInItsPrediction) {
   }
   ASSERT_EQ(predicted.size(), 3u);
   EXPECT_GT(predicted["x2"], predicted["x1"]);
+
+  // --resume takes the quotas back from the run folder: the resumed run's
+  // policy is still the quota-wrapped one.
+  ASSERT_EQ(vnexec("run --resume " + run), 0) << slurp(dir_ / "vnexec.txt");
+  EXPECT_NE(slurp(dir_ / "runs" / "fifo" / "summary.json").find("\"fifo+vc-quota\""), std::string::npos);
 }
 
 // The 1-minute load average (/proc/loadavg; -1 when unreadable).
