@@ -34,6 +34,27 @@ const char* const kTrace =
 {"id": "b", "submit_s": 0.05, "gpus": 2, "model": "cifar10", "global_batch": 32, "iterations": 60}
 )";
 
+// Every row of a CSV file with a header line and no quoted commas, by
+// column name (jobs.csv and allocations.csv of `vnsim replay` and `vnexec
+// run`, validation_jobs.csv of `vnsim validate`).
+std::vector<std::map<std::string, std::string>> read_csv_rows(const fs::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::stringstream h(line);
+  for (std::string f; std::getline(h, f, ',');) header.push_back(f);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::stringstream fields(line);
+    std::map<std::string, std::string> row;
+    std::size_t i = 0;
+    for (std::string f; std::getline(fields, f, ',') && i < header.size(); ++i) row[header[i]] = f;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 class ValidateCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -163,33 +184,17 @@ TEST_F(ValidateCli, VcQuotasHoldOnTheTestbedAndInItsPrediction) {
   EXPECT_EQ(config["vc_quotas"], "vc_quotas.csv");
   EXPECT_EQ(config["vc_borrow"], false);
 
-  // Measured: jobs.csv's starting_time and finish_time (columns 4 and 5).
-  std::map<std::string, std::pair<double, double>> measured;
-  {
-    std::istringstream csv(slurp(dir_ / "runs" / "fifo" / "jobs.csv"));
-    std::string line;
-    std::getline(csv, line);
-    while (std::getline(csv, line)) {
-      std::vector<std::string> cells;
-      std::istringstream row(line);
-      for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-      ASSERT_GE(cells.size(), 5u) << line;
-      measured[cells[0]] = {std::stod(cells[3]), std::stod(cells[4])};
-    }
-  }
+  std::map<std::string, std::pair<double, double>> measured;  // job -> (start, finish)
+  for (auto& row : read_csv_rows(dir_ / "runs" / "fifo" / "jobs.csv"))
+    measured[row["job_id"]] = {std::stod(row["starting_time"]), std::stod(row["finish_time"])};
   ASSERT_EQ(measured.size(), 3u);
   EXPECT_GE(measured["x2"].first, measured["x1"].second);  // x waits at its quota
   EXPECT_LT(measured["y1"].first, measured["x1"].second);  // y does not wait for x
 
   ASSERT_EQ(vnsim("validate --run " + run + " --out " + (dir_ / "vc.json").string()), 0) << out() << err();
-  std::map<std::string, double> predicted;
-  {
-    std::istringstream csv(slurp(dir_ / "vc.json.runs" / "fifo" / "validation_jobs.csv"));
-    std::string line;
-    std::getline(csv, line);
-    while (std::getline(csv, line))
-      predicted[line.substr(0, line.find(','))] = std::stod(line.substr(line.find(',') + 1));
-  }
+  std::map<std::string, double> predicted;  // job -> predicted JCT
+  for (auto& row : read_csv_rows(dir_ / "vc.json.runs" / "fifo" / "validation_jobs.csv"))
+    predicted[row["job"]] = std::stod(row["predicted_jct_s"]);
   ASSERT_EQ(predicted.size(), 3u);
   EXPECT_GT(predicted["x2"], predicted["x1"]);
 
@@ -364,26 +369,6 @@ TEST_F(ValidateCli, RunsOfDifferentTracesOrMissingFoldersAreClearErrors) {
   EXPECT_NE(err().find("executed a different trace"), std::string::npos) << err();
   EXPECT_EQ(vnsim("validate --run " + (dir_ / "missing").string()), 2);
   EXPECT_NE(err().find((dir_ / "missing").string()), std::string::npos) << err();
-}
-
-// Every row of a CSV file with a header line and no quoted commas, by
-// column name (jobs.csv and allocations.csv of `vnsim replay`).
-std::vector<std::map<std::string, std::string>> read_csv_rows(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  std::stringstream h(line);
-  for (std::string f; std::getline(h, f, ',');) header.push_back(f);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    std::stringstream fields(line);
-    std::map<std::string, std::string> row;
-    std::size_t i = 0;
-    for (std::string f; std::getline(fields, f, ',') && i < header.size(); ++i) row[header[i]] = f;
-    rows.push_back(row);
-  }
-  return rows;
 }
 
 // The validation workload (docs/VALIDATION.md), as the simulator predicts it
