@@ -202,6 +202,14 @@ TEST_F(ValidateCli, VcQuotasHoldOnTheTestbedAndInItsPrediction) {
   // policy is still the quota-wrapped one.
   ASSERT_EQ(vnexec("run --resume " + run), 0) << slurp(dir_ / "vnexec.txt");
   EXPECT_NE(slurp(dir_ / "runs" / "fifo" / "summary.json").find("\"fifo+vc-quota\""), std::string::npos);
+
+  // A run folder whose quotas lost their borrowing flag is a clear error,
+  // not a prediction without borrowing.
+  auto damaged = config;
+  damaged.erase("vc_borrow");
+  std::ofstream(dir_ / "runs" / "fifo" / "run_config.json") << damaged.dump(2);
+  EXPECT_EQ(vnsim("validate --run " + run), 2);
+  EXPECT_NE(err().find("'vc_borrow'"), std::string::npos) << err();
 }
 
 // The 1-minute load average (/proc/loadavg; -1 when unreadable).

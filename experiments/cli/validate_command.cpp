@@ -136,17 +136,23 @@ ValidatedRun validate_run(const fs::path& run, int skip_first, bool use_probe) {
       throw InputError(config_path.string() + ": field 'policy_params' must be an object");
     params = config["policy_params"].get<PolicyParams>();
   }
-  std::unique_ptr<Policy> policy = make_policy(text("policy"), params);
   // A run scheduled within VC quotas (vnexec run --vc-quotas) is predicted
   // within the same ones, from the file the run wrote.
+  const std::string policy_name = text("policy");
+  std::unique_ptr<Policy> policy;
   if (config.contains("vc_quotas")) {
     const VcQuotas quotas =
         vc_quotas_from_source((run / text("vc_quotas")).string(), jobs, cluster.gpu_count());
-    const bool borrow =
-        config.contains("vc_borrow") && config["vc_borrow"].is_boolean() && config["vc_borrow"].get<bool>();
-    const std::string name = text("policy");
+    // vnexec writes vc_borrow beside vc_quotas, and --resume requires it;
+    // a run folder without it is damaged, not a run without borrowing.
+    if (!config.contains("vc_borrow") || !config["vc_borrow"].is_boolean())
+      throw InputError(config_path.string() +
+                       ": field 'vc_borrow' missing or not a boolean (it goes with 'vc_quotas')");
     policy = make_vc_quota_policy(
-        name, [name, params] { return make_policy(name, params); }, quotas, borrow);
+        policy_name, [policy_name, params] { return make_policy(policy_name, params); }, quotas,
+        config["vc_borrow"].get<bool>());
+  } else {
+    policy = make_policy(policy_name, params);
   }
   // The executor's measured gradient noise (vnexec run --noise): the same
   // profiles for the policy and for the work left after a batch change.
