@@ -209,6 +209,13 @@ def validate_repetition(a, rep_dir):
     return {"policies": per_policy, "kendall_tau_b": tau}
 
 
+def write_summary(out, summary):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "repeat_summary.json"), "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--trace", required=True)
@@ -275,7 +282,7 @@ def main():
             fail(f"{a.build}/{tool} not found (build it, or give --build)")
 
     recorded = []
-    settings = {k: v for k, v in vars(a).items()}
+    settings = dict(vars(a))
     if a.revalidate:
         path = os.path.join(a.out, "repeat_summary.json")
         if not os.path.exists(path):
@@ -326,10 +333,7 @@ def main():
         except OSError:
             summary["settings"][knob] = None
     if a.runs_only:
-        os.makedirs(a.out, exist_ok=True)
-        with open(os.path.join(a.out, "repeat_summary.json"), "w", encoding="utf-8") as f:
-            json.dump(summary, f, indent=2)
-            f.write("\n")
+        write_summary(a.out, summary)
         print(f"runs only: validate them with --revalidate --out {a.out} where vnsim is built")
         return
     for policy in a.policies:
@@ -342,10 +346,7 @@ def main():
     taus = [rep["kendall_tau_b"] for rep in reps]
     summary["kendall_tau_b"] = {"all": spread(taus),
                                 "unloaded": spread([rep["kendall_tau_b"] for rep in reps if not rep["loaded"]])}
-    os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "repeat_summary.json"), "w", encoding="utf-8") as f:
-        json.dump(summary, f, indent=2)
-        f.write("\n")
+    write_summary(a.out, summary)
 
     def fmt(s, pct=True):
         if s is None:
